@@ -1,0 +1,25 @@
+import { z } from 'zod';
+
+/** Every failed API call answers with this body (DESIGN.md §4). */
+export const errorBodySchema = z.object({
+  message: z.string(),
+  code: z.string(),
+  fieldErrors: z.record(z.string(), z.array(z.string())).optional(),
+});
+export type ErrorBody = z.infer<typeof errorBodySchema>;
+
+export const errorCodes = {
+  validation: 'VALIDATION_FAILED',
+  invalidJson: 'INVALID_JSON',
+  unauthenticated: 'UNAUTHENTICATED',
+  forbidden: 'FORBIDDEN',
+  notFound: 'NOT_FOUND',
+  conflict: 'CONFLICT',
+  payloadTooLarge: 'PAYLOAD_TOO_LARGE',
+  unsupportedMediaType: 'UNSUPPORTED_MEDIA_TYPE',
+  rateLimited: 'RATE_LIMITED',
+  insufficientFunds: 'INSUFFICIENT_FUNDS',
+  idempotencyMismatch: 'IDEMPOTENCY_KEY_REUSED',
+  internal: 'INTERNAL_ERROR',
+} as const;
+export type ErrorCode = (typeof errorCodes)[keyof typeof errorCodes];

@@ -1,0 +1,34 @@
+/** Limits shared by the server's validation and the web app's forms. */
+export const limits = {
+  username: { min: 3, max: 30, pattern: /^[A-Za-z0-9_.-]+$/ },
+  password: { min: 8, max: 200 },
+  fullName: { max: 100 },
+  email: { max: 254 },
+  profileText: { max: 200 },
+  searchQuery: { max: 100 },
+  profilePicture: {
+    maxBytes: 5 * 1024 * 1024,
+    /** Stored pictures are re-encoded to fit in this square. */
+    maxDimension: 512,
+    acceptedTypes: ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] as const,
+  },
+  deal: {
+    title: { min: 1, max: 200 },
+    description: { min: 1, max: 5000 },
+    timeline: { min: 1, max: 200 },
+    /** Budget in cents: 0.01 – 1,000,000,000.00 dollars. */
+    budgetCents: { min: 1, max: 100_000_000_000 },
+  },
+  bidPriceCents: { min: 1, max: 100_000_000_000 },
+  requestMessage: { max: 1000 },
+  message: { max: 1000 },
+  depositCents: { min: 1, max: 100_000_000 },
+  withdrawCents: { min: 1, max: 100_000_000_000 },
+  review: { comment: { max: 1000 } },
+  dispute: { title: { max: 200 }, description: { max: 5000 }, resolution: { max: 5000 } },
+  progress: { title: { max: 200 }, description: { max: 5000 } },
+  page: { defaultLimit: 50, maxLimit: 100 },
+  tokenLifetimeSeconds: 7 * 24 * 60 * 60,
+  resetTokenLifetimeSeconds: 60 * 60,
+  signIn: { perUsername: 10, perAddress: 50, windowSeconds: 15 * 60 },
+} as const;

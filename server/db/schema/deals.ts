@@ -1,0 +1,77 @@
+import { sql } from 'drizzle-orm';
+import { boolean, index, integer, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { cents, createdAt, optionalTimestamp, updatedAt } from './columns';
+import { users } from './users';
+
+export const deals = pgTable(
+  'deals',
+  {
+    id: serial('id').primaryKey(),
+    title: text('title').notNull(),
+    description: text('description').notNull(),
+    budgetCents: cents('budget_cents').notNull(),
+    timeline: text('timeline').notNull(),
+    creatorId: integer('creator_id')
+      .notNull()
+      .references(() => users.id),
+    counterpartId: integer('counterpart_id').references(() => users.id),
+    dealmakerId: integer('dealmaker_id').references(() => users.id),
+    selectedBidByCreator: integer('selected_bid_by_creator'),
+    selectedBidByCounterpart: integer('selected_bid_by_counterpart'),
+    completedByCreator: boolean('completed_by_creator').notNull().default(false),
+    completedByCounterpart: boolean('completed_by_counterpart').notNull().default(false),
+    isCompleted: boolean('is_completed').notNull().default(false),
+    completionDate: optionalTimestamp('completion_date'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('deals_created_at_id').on(t.createdAt.desc(), t.id.desc()),
+    index('deals_creator_id').on(t.creatorId),
+    index('deals_counterpart_id').on(t.counterpartId),
+    index('deals_dealmaker_id').on(t.dealmakerId),
+    // Serve case-insensitive substring search (ILIKE '%keyword%') on title and description.
+    index('deals_title_trgm').using('gin', sql`${t.title} gin_trgm_ops`),
+    index('deals_description_trgm').using('gin', sql`${t.description} gin_trgm_ops`),
+  ],
+);
+
+export const bids = pgTable(
+  'bids',
+  {
+    id: serial('id').primaryKey(),
+    dealId: integer('deal_id')
+      .notNull()
+      .references(() => deals.id, { onDelete: 'cascade' }),
+    bidderId: integer('bidder_id')
+      .notNull()
+      .references(() => users.id),
+    priceCents: cents('price_cents').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('bids_deal_bidder_key').on(t.dealId, t.bidderId), index('bids_bidder_id').on(t.bidderId)],
+);
+
+export const dealmakerRequests = pgTable(
+  'dealmaker_requests',
+  {
+    id: serial('id').primaryKey(),
+    dealId: integer('deal_id')
+      .notNull()
+      .references(() => deals.id, { onDelete: 'cascade' }),
+    senderId: integer('sender_id')
+      .notNull()
+      .references(() => users.id),
+    receiverId: integer('receiver_id')
+      .notNull()
+      .references(() => users.id),
+    message: text('message').notNull(),
+    rejected: boolean('rejected').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('dealmaker_requests_deal_receiver_key').on(t.dealId, t.receiverId),
+    index('dealmaker_requests_receiver_id').on(t.receiverId),
+  ],
+);

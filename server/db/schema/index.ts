@@ -1,0 +1,4 @@
+export * from './collaboration';
+export * from './deals';
+export * from './money';
+export * from './users';

@@ -1,0 +1,87 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorBodySchema } from '../../../contract/errors';
+import {
+  profileUpdateResponseSchema,
+  profileUpdateSchema,
+  successResponseSchema,
+  uploadPictureResponseSchema,
+  userSchema,
+} from '../../../contract/users';
+import { badRequest } from '../../lib/errors';
+import { authenticate, bearerSecurity, currentUser } from '../auth/auth.guard';
+
+const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema };
+const tags = ['profile'];
+
+export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
+  const profile = app.services.profile;
+  const guarded = { preHandler: authenticate };
+
+  app.get(
+    '/api/user-profile',
+    { ...guarded, schema: { tags, security: bearerSecurity, response: { 200: userSchema, ...errors } } },
+    async (request) => profile.get(currentUser(request).id),
+  );
+
+  app.post(
+    '/api/user-profile',
+    {
+      ...guarded,
+      schema: { tags, security: bearerSecurity, body: profileUpdateSchema, response: { 200: profileUpdateResponseSchema, ...errors } },
+    },
+    async (request) =>
+      profile.update(currentUser(request).id, {
+        full_name: request.body.full_name,
+        date_of_birth: request.body.date_of_birth,
+        address: request.body.address,
+        occupation: request.body.occupation,
+      }),
+  );
+
+  app.post(
+    '/api/user-profile/upload-picture',
+    {
+      ...guarded,
+      schema: {
+        tags,
+        security: bearerSecurity,
+        consumes: ['multipart/form-data'],
+        description: 'multipart/form-data with one file field `profilePicture` (JPEG, PNG, GIF or WebP, at most 5 MB).',
+        response: { 200: uploadPictureResponseSchema, ...errors, 413: errorBodySchema, 415: errorBodySchema },
+      },
+    },
+    async (request) => {
+      const file = await request.file();
+      if (!file || file.fieldname !== 'profilePicture') {
+        throw badRequest('Please select an image file', { profilePicture: ['Please select an image file'] });
+      }
+      const bytes = await file.toBuffer();
+      return profile.replacePicture(currentUser(request).id, bytes);
+    },
+  );
+
+  app.delete(
+    '/api/user-profile/profile-picture',
+    { ...guarded, schema: { tags, security: bearerSecurity, response: { 200: successResponseSchema, ...errors } } },
+    async (request) => profile.removePicture(currentUser(request).id),
+  );
+
+  // Public and immutable: a new picture always gets a new URL.
+  app.get(
+    '/uploads/profile-pictures/:file',
+    {
+      schema: {
+        tags,
+        params: z.object({ file: z.string().regex(/^[A-Za-z0-9_-]{1,40}\.webp$/, 'Unknown picture.') }),
+      },
+    },
+    async (request, reply) => {
+      const picture = await profile.picture(request.params.file.replace(/\.webp$/, ''));
+      return reply
+        .header('content-type', picture.contentType)
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        .send(Buffer.from(picture.bytes));
+    },
+  );
+};

@@ -1,0 +1,63 @@
+import type { ProfileUpdate } from '../../../contract/users';
+import { profileUpdateSchema } from '../../../contract/users';
+import type { Db } from '../../db/client';
+import { notFound } from '../../lib/errors';
+import { normalizeProfilePicture } from '../../lib/images';
+import { randomToken } from '../../lib/secrets';
+import { presentUser, profilePicturePath } from '../users/users.presenter';
+import { usersRepository } from '../users/users.repository';
+import { profilePicturesRepository } from './profile.repository';
+
+/** The signed-in user's own profile and picture. */
+export class ProfileService {
+  constructor(private readonly db: Db) {}
+
+  async get(userId: number) {
+    const row = await usersRepository.findById(this.db, userId);
+    if (!row) throw notFound('User not found');
+    return presentUser(row);
+  }
+
+  async update(userId: number, input: ProfileUpdate) {
+    const changes = profileUpdateSchema.parse(input);
+    const row = await usersRepository.update(this.db, userId, {
+      fullName: changes.full_name,
+      dateOfBirth: changes.date_of_birth,
+      address: changes.address,
+      occupation: changes.occupation,
+    });
+    if (!row) throw notFound('User not found');
+    return { message: 'Profile updated successfully!', user: presentUser(row) };
+  }
+
+  /** Replaces the user's picture with the re-encoded upload; the old picture is deleted with it. */
+  async replacePicture(userId: number, upload: Buffer) {
+    const picture = await normalizeProfilePicture(upload);
+    const id = randomToken(12);
+    await this.db.transaction(async (tx) => {
+      const user = await usersRepository.lockById(tx, userId);
+      if (!user) throw notFound('User not found');
+      await profilePicturesRepository.insert(tx, { id, userId, contentType: picture.contentType, bytes: picture.bytes });
+      await usersRepository.update(tx, userId, { pictureId: id });
+      if (user.pictureId) await profilePicturesRepository.delete(tx, user.pictureId);
+    });
+    return { success: true as const, profilePictureUrl: profilePicturePath(id) };
+  }
+
+  async removePicture(userId: number) {
+    await this.db.transaction(async (tx) => {
+      const user = await usersRepository.lockById(tx, userId);
+      if (!user) throw notFound('User not found');
+      if (!user.pictureId) return;
+      await usersRepository.update(tx, userId, { pictureId: null });
+      await profilePicturesRepository.delete(tx, user.pictureId);
+    });
+    return { success: true as const, message: 'Profile picture removed.' };
+  }
+
+  async picture(id: string) {
+    const row = await profilePicturesRepository.findById(this.db, id);
+    if (!row) throw notFound('Picture not found.');
+    return row;
+  }
+}

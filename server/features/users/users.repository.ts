@@ -1,0 +1,78 @@
+import { and, desc, eq, ilike, inArray, isNotNull, lt, notInArray, or, type SQL, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import { users } from '../../db/schema';
+
+export type UserRow = typeof users.$inferSelect;
+
+/** `%keyword%` with LIKE's own wildcards escaped, so a search for "50%" means what it says. */
+export function containsPattern(keyword: string): string {
+  return `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+export const usersRepository = {
+  findById(db: DbOrTx, id: number) {
+    return db.query.users.findFirst({ where: eq(users.id, id) });
+  },
+
+  async lockById(db: DbOrTx, id: number) {
+    const [row] = await db.select().from(users).where(eq(users.id, id)).for('update');
+    return row;
+  },
+
+  findByUsername(db: DbOrTx, username: string) {
+    return db.query.users.findFirst({ where: sql`lower(${users.username}) = lower(${username})` });
+  },
+
+  findByEmail(db: DbOrTx, email: string) {
+    return db.query.users.findFirst({ where: sql`lower(${users.email}) = lower(${email})` });
+  },
+
+  findByUsernames(db: DbOrTx, usernames: string[]) {
+    if (usernames.length === 0) return Promise.resolve([]);
+    return db
+      .select()
+      .from(users)
+      .where(inArray(sql`lower(${users.username})`, usernames.map((u) => u.toLowerCase())));
+  },
+
+  findByVerificationKeyHash(db: DbOrTx, hash: string) {
+    return db.query.users.findFirst({ where: eq(users.verificationKeyHash, hash) });
+  },
+
+  async insert(db: DbOrTx, values: typeof users.$inferInsert) {
+    const [row] = await db.insert(users).values(values).returning();
+    return row!;
+  },
+
+  async update(db: DbOrTx, id: number, values: Partial<typeof users.$inferInsert>) {
+    const [row] = await db
+      .update(users)
+      .set({ ...values, updatedAt: new Date() })
+      .where(eq(users.id, id))
+      .returning();
+    return row;
+  },
+
+  /**
+   * Verified users, newest first, optionally matching a keyword in username or
+   * full name (case-insensitive), leaving out the given ids.
+   */
+  list(
+    db: DbOrTx,
+    options: { keyword?: string; excludeIds?: number[]; limit: number; beforeId?: number | undefined },
+  ) {
+    const conditions: SQL[] = [isNotNull(users.verifiedAt)];
+    if (options.keyword) {
+      const pattern = containsPattern(options.keyword);
+      conditions.push(or(ilike(users.username, pattern), ilike(users.fullName, pattern))!);
+    }
+    if (options.excludeIds?.length) conditions.push(notInArray(users.id, options.excludeIds));
+    if (options.beforeId) conditions.push(lt(users.id, options.beforeId));
+    return db
+      .select()
+      .from(users)
+      .where(and(...conditions))
+      .orderBy(desc(users.id))
+      .limit(options.limit);
+  },
+};
