@@ -33,7 +33,10 @@ export type RegisterRequest = z.input<typeof registerRequestSchema>;
 
 export const loginRequestSchema = z.object({
   username: z.string({ error: 'Username is required' }).trim().min(1, 'Username is required').max(254),
-  password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(limits.password.max),
+  password: z
+    .string({ error: 'Password is required' })
+    .min(1, 'Password is required')
+    .max(limits.password.max),
 });
 export type LoginRequest = z.input<typeof loginRequestSchema>;
 

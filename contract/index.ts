@@ -1,4 +1,5 @@
 export * from './auth';
+export * from './deals';
 export * from './errors';
 export * from './limits';
 export * from './money';

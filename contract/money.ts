@@ -30,21 +30,19 @@ export function formatCents(cents: number): string {
 
 /** A dollar amount on the wire, parsed to integer cents within [minCents, maxCents]. */
 export function moneySchema(minCents: number, maxCents: number) {
-  return z
-    .number({ error: 'Amount must be a number' })
-    .transform((value, ctx) => {
-      const cents = dollarsToCents(value);
-      if (cents === null) {
-        ctx.addIssue({ code: 'custom', message: 'Amount must be a positive number with at most 2 decimals' });
-        return z.NEVER;
-      }
-      if (cents < minCents || cents > maxCents) {
-        ctx.addIssue({
-          code: 'custom',
-          message: `Amount must be between ${formatCents(minCents)} and ${formatCents(maxCents)}`,
-        });
-        return z.NEVER;
-      }
-      return cents;
-    });
+  return z.number({ error: 'Amount must be a number' }).transform((value, ctx) => {
+    const cents = dollarsToCents(value);
+    if (cents === null) {
+      ctx.addIssue({ code: 'custom', message: 'Amount must be a positive number with at most 2 decimals' });
+      return z.NEVER;
+    }
+    if (cents < minCents || cents > maxCents) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `Amount must be between ${formatCents(minCents)} and ${formatCents(maxCents)}`,
+      });
+      return z.NEVER;
+    }
+    return cents;
+  });
 }

@@ -50,6 +50,7 @@ export const profileUpdateSchema = z.object({
   occupation: optionalText,
 });
 export type ProfileUpdate = z.input<typeof profileUpdateSchema>;
+export type ProfileChanges = z.output<typeof profileUpdateSchema>;
 
 function isPastIsoDate(value: string): boolean {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;

@@ -7,7 +7,9 @@ import { DataDirLockedError } from './db/lock';
 async function main() {
   const config = loadConfig();
   const database = await openDatabase(
-    config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl } : { kind: 'pglite', dataDir: config.dataDir },
+    config.databaseUrl
+      ? { kind: 'postgres', url: config.databaseUrl }
+      : { kind: 'pglite', dataDir: config.dataDir },
   );
   const app = await buildApp({ config, database });
   let stopping = false;

@@ -2,22 +2,38 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config';
 import type { Db } from './db/client';
 import { AuthService } from './features/auth/auth.service';
+import { BidsService } from './features/deals/bids.service';
+import { DealmakerRequestsService } from './features/deals/dealmaker-requests.service';
+import { DealsService } from './features/deals/deals.service';
 import { ProfileService } from './features/profile/profile.service';
 import { UsersService } from './features/users/users.service';
+import { EscrowService } from './features/wallet/escrow.service';
 import type { Mailer } from './lib/mail';
+import { EventPublisher } from './realtime/publisher';
 
 export type ServiceDeps = { config: Config; db: Db; mailer: Mailer; log: FastifyBaseLogger };
 
 /** Builds every feature's service once; features reach each other only through these. */
 export async function createServices(deps: ServiceDeps) {
+  const { db } = deps;
+  const events = new EventPublisher();
   const auth = await AuthService.create(deps);
-  const users = new UsersService(deps.db, async () => []);
-  const profile = new ProfileService(deps.db);
+  const escrow = new EscrowService();
+  const deals = new DealsService(db, escrow, events);
+  const users = new UsersService(db, (dealId) => deals.participantIds(dealId));
+  const profile = new ProfileService(db);
+  const bids = new BidsService(db, deals, events);
+  const dealmakerRequests = new DealmakerRequestsService(db, deals, users, events);
   return {
-    db: deps.db,
+    db,
+    events,
     auth,
     users,
     profile,
+    escrow,
+    deals,
+    bids,
+    dealmakerRequests,
     async close() {},
   };
 }

@@ -1,5 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { authRoutes } from './auth/auth.routes';
+import { dealmakerRequestsRoutes } from './deals/dealmaker-requests.routes';
+import { dealsRoutes } from './deals/deals.routes';
 import { healthRoutes } from './health/health.routes';
 import { profileRoutes } from './profile/profile.routes';
 import { usersRoutes } from './users/users.routes';
@@ -10,4 +12,6 @@ export const registerRoutes: FastifyPluginAsync = async (app) => {
   await app.register(authRoutes);
   await app.register(usersRoutes);
   await app.register(profileRoutes);
+  await app.register(dealsRoutes);
+  await app.register(dealmakerRequestsRoutes);
 };

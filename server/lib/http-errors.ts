@@ -5,17 +5,41 @@ import { AppError } from './errors';
 
 /** Fastify's own client errors, told in words a person understands. */
 const fastifyClientErrors: Record<string, { status: number; code: string; message: string }> = {
-  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: errorCodes.invalidJson, message: 'Request body is not valid JSON.' },
-  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: errorCodes.validation, message: 'Request body is missing.' },
+  FST_ERR_CTP_INVALID_JSON_BODY: {
+    status: 400,
+    code: errorCodes.invalidJson,
+    message: 'Request body is not valid JSON.',
+  },
+  FST_ERR_CTP_EMPTY_JSON_BODY: {
+    status: 400,
+    code: errorCodes.validation,
+    message: 'Request body is missing.',
+  },
   FST_ERR_CTP_INVALID_MEDIA_TYPE: {
     status: 415,
     code: errorCodes.unsupportedMediaType,
     message: 'Unsupported content type.',
   },
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: errorCodes.validation, message: 'Invalid content length.' },
-  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: errorCodes.payloadTooLarge, message: 'Request body is too large.' },
-  FST_REQ_FILE_TOO_LARGE: { status: 413, code: errorCodes.payloadTooLarge, message: 'File size should be less than 5MB' },
-  FST_PARTS_LIMIT: { status: 413, code: errorCodes.payloadTooLarge, message: 'Too many parts in the upload.' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
+    status: 400,
+    code: errorCodes.validation,
+    message: 'Invalid content length.',
+  },
+  FST_ERR_CTP_BODY_TOO_LARGE: {
+    status: 413,
+    code: errorCodes.payloadTooLarge,
+    message: 'Request body is too large.',
+  },
+  FST_REQ_FILE_TOO_LARGE: {
+    status: 413,
+    code: errorCodes.payloadTooLarge,
+    message: 'File size should be less than 5MB',
+  },
+  FST_PARTS_LIMIT: {
+    status: 413,
+    code: errorCodes.payloadTooLarge,
+    message: 'Too many parts in the upload.',
+  },
   FST_FILES_LIMIT: { status: 413, code: errorCodes.payloadTooLarge, message: 'Upload one file at a time.' },
   FST_INVALID_MULTIPART_CONTENT_TYPE: {
     status: 415,
@@ -33,7 +57,8 @@ export function registerErrorHandling(app: FastifyInstance) {
     if (hasZodFastifySchemaValidationErrors(error)) {
       const fieldErrors: Record<string, string[]> = {};
       for (const issue of error.validation) {
-        const field = issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || error.validationContext || 'body';
+        const field =
+          issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || error.validationContext || 'body';
         fieldErrors[field] = [...(fieldErrors[field] ?? []), issue.message ?? 'Invalid value'];
       }
       const first = error.validation[0];
@@ -44,18 +69,24 @@ export function registerErrorHandling(app: FastifyInstance) {
     }
     if (isResponseSerializationError(error)) {
       request.log.error({ err: error, issues: error.cause.issues }, 'response does not match its schema');
-      return reply.status(500).send({ message: 'Something went wrong. Please try again.', code: errorCodes.internal });
+      return reply
+        .status(500)
+        .send({ message: 'Something went wrong. Please try again.', code: errorCodes.internal });
     }
     const known = error.code ? fastifyClientErrors[error.code] : undefined;
     if (known) return reply.status(known.status).send({ message: known.message, code: known.code });
     if (error.statusCode === 429) {
-      return reply.status(429).send({ message: 'Too many requests. Please slow down.', code: errorCodes.rateLimited });
+      return reply
+        .status(429)
+        .send({ message: 'Too many requests. Please slow down.', code: errorCodes.rateLimited });
     }
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       return reply.status(error.statusCode).send({ message: error.message, code: errorCodes.validation });
     }
     request.log.error({ err: error }, 'unexpected error');
-    return reply.status(500).send({ message: 'Something went wrong. Please try again.', code: errorCodes.internal });
+    return reply
+      .status(500)
+      .send({ message: 'Something went wrong. Please try again.', code: errorCodes.internal });
   });
 }
 

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
+import { errorCodes } from '../../contract/errors';
 import { limits } from '../../contract/limits';
 import { AppError, badRequest } from './errors';
-import { errorCodes } from '../../contract/errors';
 
 const acceptedFormats = new Set(['jpeg', 'png', 'gif', 'webp']);
 
@@ -10,7 +10,9 @@ const acceptedFormats = new Set(['jpeg', 'png', 'gif', 'webp']);
  * and re-encodes it as a bounded WebP. Anything that is not a whole JPEG, PNG,
  * GIF or WebP image is refused.
  */
-export async function normalizeProfilePicture(bytes: Buffer): Promise<{ bytes: Buffer; contentType: string }> {
+export async function normalizeProfilePicture(
+  bytes: Buffer,
+): Promise<{ bytes: Buffer; contentType: string }> {
   if (bytes.length === 0) throw badRequest('Please select an image file');
   if (bytes.length > limits.profilePicture.maxBytes) {
     throw new AppError(413, errorCodes.payloadTooLarge, 'File size should be less than 5MB');

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { buildApp } from '../app';
 import { type Config, loadConfig } from '../config';
 import type { Database } from '../db/client';
-import type { Mail } from '../lib/mail';
+import type { Mail, Mailer } from '../lib/mail';
 import { createTestDatabase } from './test-database';
 
 export type ApiResponse<T = any> = { status: number; body: T; headers: Headers };
@@ -20,7 +20,14 @@ export type TestServer = Awaited<ReturnType<typeof startTestServer>>;
  * The real server on a real database (one per test file), listening on a free
  * port and called over HTTP. Mail is captured instead of sent.
  */
-export async function startTestServer(options: { config?: Partial<Config>; database?: Database } = {}) {
+export async function startTestServer(
+  options: {
+    config?: Partial<Config>;
+    database?: Database;
+    /** Called after each mail is captured; a test makes sending fail by throwing here. */
+    mailer?: Mailer;
+  } = {},
+) {
   const database = options.database ?? (await createTestDatabase());
   const mails: Mail[] = [];
   const config: Config = {
@@ -34,13 +41,18 @@ export async function startTestServer(options: { config?: Partial<Config>; datab
     mailer: {
       async send(mail) {
         mails.push(mail);
+        await options.mailer?.send(mail);
       },
     },
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 
-  async function request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+  async function request<T = any>(
+    method: string,
+    path: string,
+    options: RequestOptions = {},
+  ): Promise<ApiResponse<T>> {
     const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
     if (options.token) headers.authorization = `Bearer ${options.token}`;
     let body = options.rawBody;
@@ -82,13 +94,18 @@ export async function startTestServer(options: { config?: Partial<Config>; datab
 let userCounter = 0;
 
 /** Registers, verifies and signs in a new user; names are unique within the run. */
-export async function signUp(server: TestServer, overrides: { username?: string; full_name?: string; password?: string } = {}) {
+export async function signUp(
+  server: TestServer,
+  overrides: { username?: string; full_name?: string; password?: string } = {},
+) {
   userCounter++;
   const username = overrides.username ?? `user${process.pid % 10000}_${userCounter}`;
   const email = `${username.toLowerCase()}@example.test`;
   const password = overrides.password ?? 'correct horse battery';
   const full_name = overrides.full_name ?? `User ${username}`;
-  const registered = await server.post('/api/auth/register', { body: { username, email, password, full_name } });
+  const registered = await server.post('/api/auth/register', {
+    body: { username, email, password, full_name },
+  });
   if (registered.status !== 201) throw new Error(`register failed: ${JSON.stringify(registered.body)}`);
   const key = server.lastLinkTo(email).split('/').pop()!;
   const verified = await server.get(`/api/auth/register/${key}`);

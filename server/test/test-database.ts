@@ -1,5 +1,5 @@
-import { readFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import pg from 'pg';
 import { type Database, openDatabase } from '../db/client';
 

@@ -50,7 +50,10 @@ export const bids = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex('bids_deal_bidder_key').on(t.dealId, t.bidderId), index('bids_bidder_id').on(t.bidderId)],
+  (t) => [
+    uniqueIndex('bids_deal_bidder_key').on(t.dealId, t.bidderId),
+    index('bids_bidder_id').on(t.bidderId),
+  ],
 );
 
 export const dealmakerRequests = pgTable(

@@ -48,7 +48,12 @@ export const escrows = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [check('escrows_amount_split', sql`${t.creatorShareCents} + ${t.counterpartShareCents} = ${t.amountCents}`)],
+  (t) => [
+    check(
+      'escrows_amount_split',
+      sql`${t.creatorShareCents} + ${t.counterpartShareCents} = ${t.amountCents}`,
+    ),
+  ],
 );
 
 /** Double entry: one transfer moves one amount from one account to another (wallet:N, escrow:N, world). */

@@ -35,7 +35,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        description: 'Verifies an email. A browser navigation (Accept: text/html) gets the verification page.',
+        description:
+          'Verifies an email. A browser navigation (Accept: text/html) gets the verification page.',
         params: z.object({ key: z.string().max(200) }),
         response: { 200: messageResponseSchema, ...errors },
       },
@@ -49,14 +50,21 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/auth/login',
     {
-      schema: { tags, body: loginRequestSchema, response: { 200: loginResponseSchema, ...errors, 429: errorBodySchema } },
+      schema: {
+        tags,
+        body: loginRequestSchema,
+        response: { 200: loginResponseSchema, ...errors, 429: errorBodySchema },
+      },
     },
     async (request) => auth.login(request.body, request.ip),
   );
 
   app.get(
     '/api/auth/me',
-    { preHandler: authenticate, schema: { tags, security: bearerSecurity, response: { 200: meResponseSchema, ...errors } } },
+    {
+      preHandler: authenticate,
+      schema: { tags, security: bearerSecurity, response: { 200: meResponseSchema, ...errors } },
+    },
     async (request) => {
       const { id, username, email } = currentUser(request);
       return { id, username, email };
@@ -91,6 +99,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: resetRequestResponseSchema, ...errors },
       },
     },
-    async (request) => auth.resetPassword(request.params.username, request.params.token, request.body.newPassword),
+    async (request) =>
+      auth.resetPassword(request.params.username, request.params.token, request.body.newPassword),
   );
 };

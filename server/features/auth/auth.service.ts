@@ -6,7 +6,14 @@ import { limits } from '../../../contract/limits';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { passwordResets, settings } from '../../db/schema';
-import { badRequest, conflict, forbidden, isUniqueViolation, tooManyRequests, unauthenticated } from '../../lib/errors';
+import {
+  badRequest,
+  conflict,
+  forbidden,
+  isUniqueViolation,
+  tooManyRequests,
+  unauthenticated,
+} from '../../lib/errors';
 import type { Mailer } from '../../lib/mail';
 import { FixedWindowLimiter } from '../../lib/rate-limiter';
 import { randomToken, sha256 } from '../../lib/secrets';
@@ -48,7 +55,8 @@ export class AuthService {
   }
 
   async register(input: RegisterRequest) {
-    if (await usersRepository.findByUsername(this.db, input.username)) throw conflict('Username is already taken.');
+    if (await usersRepository.findByUsername(this.db, input.username))
+      throw conflict('Username is already taken.');
     if (await usersRepository.findByEmail(this.db, input.email)) {
       throw conflict('An account with this email already exists.');
     }
@@ -106,7 +114,9 @@ export class AuthService {
       throw unauthenticated('Invalid username or password.');
     }
     if (!user.verifiedAt) {
-      throw forbidden('Please verify your email before signing in. Check your inbox for the verification link.');
+      throw forbidden(
+        'Please verify your email before signing in. Check your inbox for the verification link.',
+      );
     }
     this.failuresByUsername.reset(usernameKey);
     const token = await this.signer.sign(user);
@@ -195,8 +205,10 @@ export class AuthService {
 }
 
 async function loadOrCreateSecret(db: Db): Promise<string> {
-  await db.insert(settings).values({ key: 'jwt_secret', value: randomToken(48) }).onConflictDoNothing();
+  await db
+    .insert(settings)
+    .values({ key: 'jwt_secret', value: randomToken(48) })
+    .onConflictDoNothing();
   const [row] = await db.select().from(settings).where(eq(settings.key, 'jwt_secret'));
   return row!.value;
 }
-

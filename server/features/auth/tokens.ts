@@ -13,7 +13,12 @@ export class TokenSigner {
   }
 
   sign(subject: TokenSubject): Promise<string> {
-    return new SignJWT({ id: subject.id, username: subject.username, email: subject.email, ver: subject.tokenVersion })
+    return new SignJWT({
+      id: subject.id,
+      username: subject.username,
+      email: subject.email,
+      ver: subject.tokenVersion,
+    })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setIssuedAt()
       .setExpirationTime(Math.floor(Date.now() / 1000) + limits.tokenLifetimeSeconds)
@@ -35,7 +40,10 @@ export class TokenSigner {
 }
 
 /** The token of a request or a socket handshake: Authorization header first, then the auth_token cookie. */
-export function extractToken(authorization: string | undefined, cookieHeader: string | undefined): string | null {
+export function extractToken(
+  authorization: string | undefined,
+  cookieHeader: string | undefined,
+): string | null {
   if (authorization?.startsWith('Bearer ')) return authorization.slice('Bearer '.length).trim() || null;
   if (!cookieHeader) return null;
   for (const part of cookieHeader.split(';')) {

@@ -32,7 +32,9 @@ describe('the error model', () => {
   });
 
   it('answers a missing body with 400 JSON', async () => {
-    const response = await server.post('/api/auth/login', { headers: { 'content-type': 'application/json' } });
+    const response = await server.post('/api/auth/login', {
+      headers: { 'content-type': 'application/json' },
+    });
     expect(response.status).toBe(400);
     expect(response.body.code).toBe('VALIDATION_FAILED');
   });

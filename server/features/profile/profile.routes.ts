@@ -28,15 +28,14 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/user-profile',
     {
       ...guarded,
-      schema: { tags, security: bearerSecurity, body: profileUpdateSchema, response: { 200: profileUpdateResponseSchema, ...errors } },
+      schema: {
+        tags,
+        security: bearerSecurity,
+        body: profileUpdateSchema,
+        response: { 200: profileUpdateResponseSchema, ...errors },
+      },
     },
-    async (request) =>
-      profile.update(currentUser(request).id, {
-        full_name: request.body.full_name,
-        date_of_birth: request.body.date_of_birth,
-        address: request.body.address,
-        occupation: request.body.occupation,
-      }),
+    async (request) => profile.update(currentUser(request).id, request.body),
   );
 
   app.post(
@@ -47,7 +46,8 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         security: bearerSecurity,
         consumes: ['multipart/form-data'],
-        description: 'multipart/form-data with one file field `profilePicture` (JPEG, PNG, GIF or WebP, at most 5 MB).',
+        description:
+          'multipart/form-data with one file field `profilePicture` (JPEG, PNG, GIF or WebP, at most 5 MB).',
         response: { 200: uploadPictureResponseSchema, ...errors, 413: errorBodySchema, 415: errorBodySchema },
       },
     },
@@ -63,7 +63,10 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.delete(
     '/api/user-profile/profile-picture',
-    { ...guarded, schema: { tags, security: bearerSecurity, response: { 200: successResponseSchema, ...errors } } },
+    {
+      ...guarded,
+      schema: { tags, security: bearerSecurity, response: { 200: successResponseSchema, ...errors } },
+    },
     async (request) => profile.removePicture(currentUser(request).id),
   );
 

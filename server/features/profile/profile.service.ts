@@ -1,5 +1,4 @@
-import type { ProfileUpdate } from '../../../contract/users';
-import { profileUpdateSchema } from '../../../contract/users';
+import type { ProfileChanges } from '../../../contract/users';
 import type { Db } from '../../db/client';
 import { notFound } from '../../lib/errors';
 import { normalizeProfilePicture } from '../../lib/images';
@@ -18,8 +17,7 @@ export class ProfileService {
     return presentUser(row);
   }
 
-  async update(userId: number, input: ProfileUpdate) {
-    const changes = profileUpdateSchema.parse(input);
+  async update(userId: number, changes: ProfileChanges) {
     const row = await usersRepository.update(this.db, userId, {
       fullName: changes.full_name,
       dateOfBirth: changes.date_of_birth,
@@ -37,7 +35,12 @@ export class ProfileService {
     await this.db.transaction(async (tx) => {
       const user = await usersRepository.lockById(tx, userId);
       if (!user) throw notFound('User not found');
-      await profilePicturesRepository.insert(tx, { id, userId, contentType: picture.contentType, bytes: picture.bytes });
+      await profilePicturesRepository.insert(tx, {
+        id,
+        userId,
+        contentType: picture.contentType,
+        bytes: picture.bytes,
+      });
       await usersRepository.update(tx, userId, { pictureId: id });
       if (user.pictureId) await profilePicturesRepository.delete(tx, user.pictureId);
     });

@@ -32,7 +32,12 @@ export const usersRepository = {
     return db
       .select()
       .from(users)
-      .where(inArray(sql`lower(${users.username})`, usernames.map((u) => u.toLowerCase())));
+      .where(
+        inArray(
+          sql`lower(${users.username})`,
+          usernames.map((u) => u.toLowerCase()),
+        ),
+      );
   },
 
   findByVerificationKeyHash(db: DbOrTx, hash: string) {

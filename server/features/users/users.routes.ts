@@ -2,7 +2,12 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBodySchema } from '../../../contract/errors';
 import { limits } from '../../../contract/limits';
-import { publicInfoQuerySchema, userListSchema, userSchema, userSearchQuerySchema } from '../../../contract/users';
+import {
+  publicInfoQuerySchema,
+  userListSchema,
+  userSchema,
+  userSearchQuerySchema,
+} from '../../../contract/users';
 import { authenticate, bearerSecurity, currentUser } from '../auth/auth.guard';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema };
@@ -18,7 +23,15 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/auth/users',
-    { ...guarded, schema: { tags, security: bearerSecurity, querystring: pageQuery, response: { 200: userListSchema, ...errors } } },
+    {
+      ...guarded,
+      schema: {
+        tags,
+        security: bearerSecurity,
+        querystring: pageQuery,
+        response: { 200: userListSchema, ...errors },
+      },
+    },
     async (request) => users.list({ limit: request.query.limit, beforeId: request.query.before }),
   );
 
@@ -26,7 +39,12 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/auth/users/search',
     {
       ...guarded,
-      schema: { tags, security: bearerSecurity, querystring: userSearchQuerySchema, response: { 200: userListSchema, ...errors } },
+      schema: {
+        tags,
+        security: bearerSecurity,
+        querystring: userSearchQuerySchema,
+        response: { 200: userListSchema, ...errors },
+      },
     },
     async (request) => users.list({ keyword: request.query.q }),
   );
@@ -52,12 +70,17 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         security: bearerSecurity,
-        description: 'Users to request as dealmaker: never the caller, nor (with dealId) the deal’s dealers or dealmaker.',
+        description:
+          'Users to request as dealmaker: never the caller, nor (with dealId) the deal’s dealers or dealmaker.',
         querystring: publicInfoQuerySchema,
         response: { 200: userListSchema, ...errors },
       },
     },
     async (request) =>
-      app.services.users.candidatesForRequest(currentUser(request).id, request.query.keyword, request.query.dealId),
+      app.services.users.candidatesForRequest(
+        currentUser(request).id,
+        request.query.keyword,
+        request.query.dealId,
+      ),
   );
 };

@@ -34,6 +34,13 @@ export class UsersService {
     return presentUser(row);
   }
 
+  /** The account row of a verified user, for other features' rules; 404 when there is none. */
+  async findVerifiedByUsername(username: string) {
+    const row = await usersRepository.findByUsername(this.db, username);
+    if (!row?.verifiedAt) throw notFound('User not found');
+    return row;
+  }
+
   async getById(id: number) {
     const row = await usersRepository.findById(this.db, id);
     if (!row) throw notFound('User not found');

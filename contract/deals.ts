@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import { limits } from './limits';
+import { moneySchema } from './money';
+
+const text = (name: string, bounds: { min: number; max: number }) =>
+  z
+    .string({ error: `${name} is required` })
+    .trim()
+    .min(bounds.min, `${name} is required`)
+    .max(bounds.max, `${name} must be at most ${bounds.max} characters`);
+
+export const createDealSchema = z.object({
+  title: text('Title', limits.deal.title),
+  description: text('Description', limits.deal.description),
+  budget: moneySchema(limits.deal.budgetCents.min, limits.deal.budgetCents.max),
+  timeline: text('Timeline', limits.deal.timeline),
+});
+export type CreateDealRequest = z.input<typeof createDealSchema>;
+/** A validated deal: amounts in cents. */
+export type NewDeal = z.output<typeof createDealSchema>;
+
+/** A deal as spec §3 describes it, plus what the viewer needs to draw its card. */
+export const dealSchema = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  description: z.string(),
+  budget: z.number(),
+  timeline: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  dealer_creator: z.string(),
+  dealer_joined: z.string().nullable(),
+  dealmaker: z.string().nullable(),
+  is_completed: z.boolean(),
+  completion_date: z.string().nullable(),
+  completed_by_creator: z.boolean(),
+  completed_by_counterpart: z.boolean(),
+  selected_bid_by_creator: z.number().int().nullable(),
+  selected_bid_by_dealer: z.number().int().nullable(),
+  /** Any escrow half paid: the deal can no longer be deleted or left. */
+  escrow_paid: z.boolean(),
+  /** The viewer's own bid on this deal, if any. */
+  my_bid: z.object({ id: z.number().int(), price: z.number() }).nullable(),
+});
+export type Deal = z.infer<typeof dealSchema>;
+export const dealListSchema = z.array(dealSchema);
+
+export const dealListQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(limits.page.maxLimit).default(limits.page.defaultLimit),
+  /** Cursor: only deals older than the deal with this id. */
+  before: z.coerce.number().int().positive().optional(),
+});
+
+export const bidSchema = z.object({
+  id: z.number().int(),
+  dealId: z.number().int(),
+  dealmaker: z.string(),
+  price: z.number(),
+  timestamp: z.string(),
+});
+export type Bid = z.infer<typeof bidSchema>;
+
+export const createBidSchema = z.object({
+  dealId: z.number({ error: 'dealId is required' }).int().positive(),
+  price: moneySchema(limits.bidPriceCents.min, limits.bidPriceCents.max),
+});
+export const updateBidSchema = z.object({
+  price: moneySchema(limits.bidPriceCents.min, limits.bidPriceCents.max),
+});
+export type NewBid = z.output<typeof createBidSchema>;
+export type BidChange = z.output<typeof updateBidSchema>;
+
+export const dealmakerRequestSchema = z.object({
+  id: z.number().int(),
+  dealId: z.number().int(),
+  message: z.string(),
+  senderUsername: z.string(),
+  receiverUsername: z.string(),
+  rejected: z.boolean(),
+  createdAt: z.string(),
+});
+export type DealmakerRequest = z.infer<typeof dealmakerRequestSchema>;
+
+/** An incoming request, with the deal it is about (spec §3 Dealmaker request). */
+export const incomingRequestSchema = dealmakerRequestSchema.extend({
+  deal: z.object({
+    title: z.string(),
+    description: z.string(),
+    budget: z.number(),
+    createdAt: z.string(),
+    creator: z.object({ username: z.string() }),
+    joined_user: z.object({ username: z.string() }).nullable(),
+  }),
+});
+export type IncomingRequest = z.infer<typeof incomingRequestSchema>;
+
+export const defaultRequestMessage = 'I would like to request you to be a dealmaker for my deal.';
+
+export const sendRequestSchema = z.object({
+  dealId: z.number({ error: 'dealId is required' }).int().positive(),
+  receiverUsername: z
+    .string({ error: 'receiverUsername is required' })
+    .trim()
+    .min(1, 'receiverUsername is required')
+    .max(100),
+  message: z
+    .string()
+    .trim()
+    .max(limits.requestMessage.max, `Message must be at most ${limits.requestMessage.max} characters`)
+    .optional()
+    .transform((value) => value || defaultRequestMessage),
+});
+
+export type NewDealmakerRequest = z.output<typeof sendRequestSchema>;
+
+export const idParamSchema = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
+export const dealIdParamSchema = z.object({ dealId: z.coerce.number().int().positive().max(2_147_483_647) });
