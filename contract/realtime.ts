@@ -1,4 +1,5 @@
 import type { Bid, Deal, DealmakerRequest } from './deals';
+import type { Message, TypingUser } from './messages';
 
 /** updateType values of spec §9 (plus 'sent' for messages and the request/bid life-cycle words). */
 export type UpdateType =
@@ -25,4 +26,27 @@ export type ServerEvents = {
   'bid-updated': DealEvent<Bid | { id: number }>;
   'dealmaker-request-updated': DealEvent<DealmakerRequest | { id: number }>;
   notification: NotificationPayload;
+  'message-updated': { dealId: number; messageData: Message; updateType: 'sent' };
+  'typing-updated': { dealId: number; userInfo: TypingUser; isTyping: boolean };
 };
+
+/** The same events as Socket.IO listener signatures. */
+export type ServerEventListeners = { [E in keyof ServerEvents]: (payload: ServerEvents[E]) => void };
+
+/** Client → server events (spec §7): ids may arrive as numbers or numeric strings. */
+export type ClientEvents = {
+  'join-user-room': (userId: number | string) => void;
+  'join-deal-room': (
+    dealId: number | string,
+    ack?: (result: { ok: boolean; message?: string }) => void,
+  ) => void;
+  'leave-deal-room': (dealId: number | string) => void;
+  'user-typing-start': (payload: { dealId: number | string }) => void;
+  'user-typing-stop': (payload: { dealId: number | string }) => void;
+};
+
+export const realtimeRooms = {
+  user: (userId: number) => `user:${userId}`,
+  deal: (dealId: number) => `deal:${dealId}`,
+  signedIn: 'signed-in',
+} as const;

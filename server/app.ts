@@ -21,6 +21,7 @@ import type { Config } from './config';
 import type { Database } from './db/client';
 import { registerRoutes } from './features/routes';
 import { registerErrorHandling } from './lib/http-errors';
+import { attachRealtime } from './realtime/socket-server';
 import { createMailer, type Mailer } from './lib/mail';
 import { createServices, type Services } from './services';
 
@@ -101,6 +102,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(registerRoutes);
   await registerWebApp(app, options.webDist ?? defaultWebDist);
+  await attachRealtime(app, services, config);
 
   app.addHook('onClose', async () => {
     await services.close();

@@ -5,6 +5,7 @@ import { AuthService } from './features/auth/auth.service';
 import { BidsService } from './features/deals/bids.service';
 import { DealmakerRequestsService } from './features/deals/dealmaker-requests.service';
 import { DealsService } from './features/deals/deals.service';
+import { MessagesService } from './features/messages/messages.service';
 import { ProfileService } from './features/profile/profile.service';
 import { UsersService } from './features/users/users.service';
 import { EscrowService } from './features/wallet/escrow.service';
@@ -24,6 +25,7 @@ export async function createServices(deps: ServiceDeps) {
   const profile = new ProfileService(db);
   const bids = new BidsService(db, deals, events);
   const dealmakerRequests = new DealmakerRequestsService(db, deals, users, events);
+  const messages = new MessagesService(db, deals, events);
   return {
     db,
     events,
@@ -34,6 +36,7 @@ export async function createServices(deps: ServiceDeps) {
     deals,
     bids,
     dealmakerRequests,
+    messages,
     async close() {},
   };
 }

@@ -3,6 +3,7 @@ import { authRoutes } from './auth/auth.routes';
 import { dealmakerRequestsRoutes } from './deals/dealmaker-requests.routes';
 import { dealsRoutes } from './deals/deals.routes';
 import { healthRoutes } from './health/health.routes';
+import { messagesRoutes } from './messages/messages.routes';
 import { profileRoutes } from './profile/profile.routes';
 import { usersRoutes } from './users/users.routes';
 
@@ -14,4 +15,5 @@ export const registerRoutes: FastifyPluginAsync = async (app) => {
   await app.register(profileRoutes);
   await app.register(dealsRoutes);
   await app.register(dealmakerRequestsRoutes);
+  await app.register(messagesRoutes);
 };

@@ -102,6 +102,7 @@ export class DealsService {
       return this.present(tx, id, userId);
     });
     this.announce(deal, 'left');
+    this.events.leaveDeal(userId, id);
     this.events.notify([await this.creatorIdOf(id)], {
       kind: 'deal-left',
       dealId: id,

@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { limits } from './limits';
+
+export const messageSchema = z.object({
+  id: z.number().int(),
+  dealId: z.number().int(),
+  content: z.string(),
+  createdAt: z.string(),
+  senderId: z.number().int(),
+  sender: z.object({ id: z.number().int(), username: z.string(), full_name: z.string() }),
+  senderUsername: z.string(),
+  /** The id the sending client gave the message, so it can replace its temporary copy. */
+  clientId: z.string().nullable(),
+});
+export type Message = z.infer<typeof messageSchema>;
+
+export const sendMessageSchema = z.object({
+  dealId: z.number({ error: 'dealId is required' }).int().positive().max(2_147_483_647),
+  content: z
+    .string({ error: 'Message content is required' })
+    .trim()
+    .min(1, 'Message cannot be empty')
+    .max(limits.message.max, `Message must be at most ${limits.message.max} characters`),
+  /** Client-generated id: a retried send with the same id stores one message. */
+  clientId: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'clientId must be 1–64 letters, digits, dash or underscore')
+    .optional(),
+});
+export type NewMessage = z.output<typeof sendMessageSchema>;
+
+export const messageHistoryQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(limits.page.maxLimit).default(limits.page.defaultLimit),
+  /** Cursor: only messages older than the message with this id. */
+  before: z.coerce.number().int().positive().optional(),
+});
+
+export const typingUserSchema = z.object({
+  id: z.number().int(),
+  username: z.string(),
+  full_name: z.string(),
+});
+export type TypingUser = z.infer<typeof typingUserSchema>;

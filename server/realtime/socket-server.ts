@@ -1,0 +1,154 @@
+import { createAdapter } from '@socket.io/redis-adapter';
+import type { FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
+import { Server, type Socket } from 'socket.io';
+import { z } from 'zod';
+import { type ClientEvents, realtimeRooms, type ServerEventListeners } from '../../contract/realtime';
+import type { Config } from '../config';
+import { extractToken } from '../features/auth/tokens';
+import { isParticipant } from '../features/deals/deal-roles';
+import type { Services } from '../services';
+import { TypingTracker } from './typing';
+
+type SocketData = { user: { id: number; username: string; full_name: string } };
+type RealtimeServer = Server<ClientEvents, ServerEventListeners, Record<string, never>, SocketData>;
+type RealtimeSocket = Socket<ClientEvents, ServerEventListeners, Record<string, never>, SocketData>;
+
+const dealIdSchema = z.coerce.number().int().positive().max(2_147_483_647);
+const typingPayloadSchema = z.object({ dealId: dealIdSchema });
+/** setTimeout's ceiling (~24.8 days); tokens live 7 days. */
+const maxTimerMs = 2_147_483_647;
+
+/**
+ * Socket.IO on the app's own HTTP server (same origin, /socket.io/).
+ * Sockets authenticate at the handshake and sit in their user room; deal rooms
+ * are joined only by the deal's participants. Services' events reach sockets
+ * through the EventPublisher, and through Redis on every instance when REDIS_URL is set.
+ */
+export async function attachRealtime(app: FastifyInstance, services: Services, config: Config) {
+  const io: RealtimeServer = new Server(app.server, {
+    path: '/socket.io',
+    serveClient: false,
+    cors: config.corsOrigins.length > 0 ? { origin: config.corsOrigins, credentials: true } : undefined,
+  });
+
+  let redisClients: Redis[] = [];
+  if (config.redisUrl) {
+    const pub = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 3 });
+    const sub = pub.duplicate();
+    pub.on('error', (error) => app.log.error({ err: error }, 'redis publisher error'));
+    sub.on('error', (error) => app.log.error({ err: error }, 'redis subscriber error'));
+    await Promise.all([pub.connect(), sub.connect()]);
+    io.adapter(createAdapter(pub, sub));
+    redisClients = [pub, sub];
+  }
+
+  const typing = new TypingTracker((dealId, userInfo, isTyping) => {
+    io.to(realtimeRooms.deal(dealId)).emit('typing-updated', { dealId, userInfo, isTyping });
+  });
+
+  io.use(async (socket, next) => {
+    try {
+      const { auth, headers } = socket.handshake;
+      const token =
+        typeof auth?.token === 'string' && auth.token
+          ? auth.token
+          : extractToken(headers.authorization, headers.cookie);
+      const user = await services.auth.userFromToken(token);
+      if (!user) return next(new Error('unauthorized'));
+      const account = await services.users.getById(user.id);
+      socket.data.user = { id: user.id, username: user.username, full_name: account.fullName };
+      // The socket lives no longer than its token.
+      const expiresIn = Math.min(user.exp * 1000 - Date.now(), maxTimerMs);
+      const timer = setTimeout(() => socket.disconnect(true), Math.max(expiresIn, 0));
+      timer.unref();
+      socket.once('disconnect', () => clearTimeout(timer));
+      next();
+    } catch (error) {
+      app.log.error({ err: error }, 'socket handshake failed');
+      next(new Error('unauthorized'));
+    }
+  });
+
+  io.on('connection', (socket: RealtimeSocket) => {
+    const user = socket.data.user;
+    void socket.join([realtimeRooms.user(user.id), realtimeRooms.signedIn]);
+
+    // Every socket is in its own user room from the start; asking for anyone else's room is ignored.
+    socket.on('join-user-room', () => {});
+
+    socket.on('join-deal-room', async (rawDealId, ack) => {
+      const respond = typeof ack === 'function' ? ack : () => {};
+      const dealId = dealIdSchema.safeParse(rawDealId);
+      if (!dealId.success) return respond({ ok: false, message: 'Invalid deal id.' });
+      try {
+        if (!(await isParticipantOf(dealId.data, user.id))) {
+          return respond({ ok: false, message: 'Only the participants of this deal can join its room.' });
+        }
+        await socket.join(realtimeRooms.deal(dealId.data));
+        respond({ ok: true });
+      } catch (error) {
+        app.log.error({ err: error }, 'join-deal-room failed');
+        respond({ ok: false, message: 'Could not join the deal room.' });
+      }
+    });
+
+    socket.on('leave-deal-room', (rawDealId) => {
+      const dealId = dealIdSchema.safeParse(rawDealId);
+      if (!dealId.success) return;
+      typing.stop(socket.id, dealId.data);
+      void socket.leave(realtimeRooms.deal(dealId.data));
+    });
+
+    // Typing counts only from a socket in the deal's room (so: a participant), as its own user.
+    socket.on('user-typing-start', (payload) => {
+      const parsed = typingPayloadSchema.safeParse(payload);
+      if (!parsed.success || !socket.rooms.has(realtimeRooms.deal(parsed.data.dealId))) return;
+      typing.start(socket.id, parsed.data.dealId, user);
+    });
+
+    socket.on('user-typing-stop', (payload) => {
+      const parsed = typingPayloadSchema.safeParse(payload);
+      if (!parsed.success) return;
+      typing.stop(socket.id, parsed.data.dealId);
+    });
+
+    socket.on('disconnect', () => typing.stopAll(socket.id));
+  });
+
+  async function isParticipantOf(dealId: number, userId: number) {
+    try {
+      return isParticipant(await services.deals.findRow(services.db, dealId), userId);
+    } catch {
+      return false;
+    }
+  }
+
+  const detach = services.events.attach({
+    publish(audience, event, payload) {
+      const rooms = [
+        ...(audience.everyone ? [realtimeRooms.signedIn] : []),
+        ...(audience.users ?? []).map(realtimeRooms.user),
+        ...(audience.deals ?? []).map(realtimeRooms.deal),
+      ];
+      if (rooms.length === 0) return;
+      // A socket in several of these rooms still receives the event once.
+      (io.to(rooms).emit as (event: string, payload: unknown) => boolean)(event, payload);
+    },
+    leaveDeal(userId, dealId) {
+      io.in(realtimeRooms.user(userId)).socketsLeave(realtimeRooms.deal(dealId));
+    },
+  });
+
+  // Open sockets would hold the HTTP server open: close them before the server waits for connections.
+  app.addHook('preClose', async () => {
+    detach();
+    typing.clear();
+    io.disconnectSockets(true);
+  });
+  app.addHook('onClose', async () => {
+    await new Promise<void>((resolve) => io.close(() => resolve()));
+    await Promise.all(redisClients.map((client) => client.quit().catch(() => undefined)));
+  });
+  return io;
+}
