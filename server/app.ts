@@ -21,8 +21,8 @@ import type { Config } from './config';
 import type { Database } from './db/client';
 import { registerRoutes } from './features/routes';
 import { registerErrorHandling } from './lib/http-errors';
-import { attachRealtime } from './realtime/socket-server';
 import { createMailer, type Mailer } from './lib/mail';
+import { attachRealtime } from './realtime/socket-server';
 import { createServices, type Services } from './services';
 
 export type AppOptions = {
@@ -54,7 +54,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit: 1024 * 1024,
     // Idle keep-alive sockets close at once on shutdown; in-flight requests still finish.
     forceCloseConnections: 'idle',
-    trustProxy: true,
+    trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);

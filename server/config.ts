@@ -8,7 +8,9 @@ const optionalUrl = (protocols: string[], what: string) =>
     .optional()
     .transform((value) => (value ? value : undefined))
     .refine(
-      (value) => value === undefined || protocols.some((protocol) => value.startsWith(`${protocol}://`)),
+      (value) =>
+        value === undefined ||
+        (protocols.some((protocol) => value.startsWith(`${protocol}://`)) && URL.canParse(value)),
       `must be a ${what} URL (${protocols.map((p) => `${p}://…`).join(' or ')})`,
     );
 
@@ -37,6 +39,10 @@ const environmentSchema = z.object({
     .refine((origins) => origins.every((origin) => /^https?:\/\/[^/]+$/.test(origin)), {
       message: 'must be comma-separated origins like https://example.com',
     }),
+  TRUST_PROXY: z
+    .enum(['true', 'false', '1', '0', ''])
+    .optional()
+    .transform((value) => value === 'true' || value === '1'),
   MAIL_FROM: z.string().trim().default('Dealmaker <no-reply@dealmaker.local>'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
@@ -51,15 +57,28 @@ export type Config = {
   publicUrl: string;
   jwtSecret: string | undefined;
   corsOrigins: string[];
+  /** Behind a reverse proxy: take the client address from X-Forwarded-For (sign-in limits count per address). */
+  trustProxy: boolean;
   mailFrom: string;
   logLevel: z.infer<typeof environmentSchema>['LOG_LEVEL'];
+  /**
+   * Prefix of the Socket.IO Redis adapter's channels (default 'socket.io'). Only instances with the
+   * same prefix reach each other's sockets: tests give each group of servers its own, so parallel
+   * test files sharing one Redis never see each other's events. Not read from the environment.
+   */
+  redisKey?: string;
+  /** How long a typing indicator lives without a stop (default `typingTimeoutMs` of realtime/typing.ts); tests shorten it. */
+  typingTimeoutMs?: number;
 };
 
 export class ConfigError extends Error {}
 
 /** Reads and validates the environment (DESIGN.md §1); throws one message listing every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = environmentSchema.safeParse(env);
+  // A blank variable (`PORT=` in an env file) means "not set", as for the URLs: otherwise PORT= would
+  // listen on a random port and MAIL_FROM= would send mail from nobody.
+  const given = Object.fromEntries(Object.entries(env).filter(([, value]) => value?.trim()));
+  const parsed = environmentSchema.safeParse(given);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
@@ -75,6 +94,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     jwtSecret: e.JWT_SECRET,
     corsOrigins: e.CORS_ORIGINS,
+    trustProxy: e.TRUST_PROXY,
     mailFrom: e.MAIL_FROM,
     logLevel: e.LOG_LEVEL,
   };

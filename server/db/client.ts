@@ -38,7 +38,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // A broken idle connection must not take the process down; the next query reconnects.
     pool.on('error', () => {});
     const db = drizzleNodePg(pool, { schema });
-    await migrateNodePg(db, { migrationsFolder });
+    await migrateWithLock(pool);
     return { db: db as unknown as Db, kind: 'postgres', close: () => pool.end() };
   }
   const unlock = options.dataDir && options.lock !== false ? lockDataDir(options.dataDir) : () => {};
@@ -63,6 +63,25 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     throw error;
   }
 }
+
+/**
+ * Several instances may start at once against one PostgreSQL: an advisory lock
+ * lets one of them migrate while the others wait, then find nothing to do.
+ */
+async function migrateWithLock(pool: pg.Pool) {
+  const client = await pool.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [migrationLockKey]);
+    try {
+      await migrateNodePg(drizzleNodePg(client, { schema }), { migrationsFolder });
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [migrationLockKey]);
+    }
+  } finally {
+    client.release();
+  }
+}
+const migrationLockKey = 7_204_391_118;
 
 /** Dumps a migrated in-memory database so tests can start many copies quickly. */
 export async function createPgliteTemplate(): Promise<Blob> {

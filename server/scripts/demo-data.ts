@@ -79,6 +79,7 @@ async function seedUsers(context: SeedContext) {
       full_name: demo.full_name,
       occupation: demo.occupation,
       address: demo.address,
+      date_of_birth: null,
     });
     context.userIds[demo.username] = user.id;
     context.log(`${demo.username} created (${demo.full_name}, ${demo.occupation})`);

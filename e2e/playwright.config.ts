@@ -1,0 +1,52 @@
+import fs from 'node:fs';
+import { defineConfig } from '@playwright/test';
+
+// Debian's Chromium (`apt-get install -y chromium`); Playwright's own browser downloads are never used.
+const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+if (!fs.existsSync(executablePath)) {
+  // Failing here (rather than skipping) keeps a machine without a browser from passing the suite.
+  throw new Error(
+    `Chromium was not found at ${executablePath}. Install it with \`apt-get install -y chromium\` ` +
+      '(or set CHROMIUM_PATH to a Chromium binary).',
+  );
+}
+
+/**
+ * Browser journeys against one real server (started by support/global-setup.ts on a fresh
+ * embedded database), several users at once, each in their own browser context.
+ */
+export default defineConfig({
+  testDir: '.',
+  testMatch: '**/*.spec.ts',
+  outputDir: '.artifacts/test-results',
+  globalSetup: './support/global-setup.ts',
+  // Two cores: two journeys at a time share the one server.
+  workers: 2,
+  fullyParallel: true,
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  timeout: 30_000,
+  expect: { timeout: 5_000 },
+  reporter: [['list'], ['json', { outputFile: '.artifacts/report.json' }]],
+  use: {
+    // Set by global-setup before the workers start.
+    baseURL: process.env.DEALMAKER_E2E_BASE_URL,
+    browserName: 'chromium',
+    headless: true,
+    viewport: { width: 1280, height: 800 },
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+});

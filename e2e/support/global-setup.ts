@@ -1,0 +1,121 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const artifacts = path.join(root, 'e2e', '.artifacts');
+
+/**
+ * Builds the web app when it is missing or stale, then starts ONE real server on a fresh
+ * embedded database in a temporary DATA_DIR and a free port. The journeys find it through
+ * DEALMAKER_E2E_BASE_URL and DEALMAKER_E2E_DATA_DIR (the workers inherit them).
+ * Returns the teardown, which stops the server and removes the data.
+ */
+export default async function globalSetup() {
+  const build = spawnSync(process.execPath, [path.join(root, 'scripts', 'start.mjs'), '--build-only'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  if (build.status !== 0) throw new Error('Building the web app failed (see above).');
+  if (!fs.existsSync(path.join(root, 'web', 'dist', 'index.html'))) {
+    throw new Error('The web app was not built (web/dist/index.html is missing).');
+  }
+
+  const port = process.env.E2E_PORT ? Number(process.env.E2E_PORT) : await findFreePort(3300, 3399);
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dealmaker-e2e-'));
+  fs.mkdirSync(artifacts, { recursive: true });
+  const logFile = path.join(artifacts, 'server.log');
+  const log = fs.openSync(logFile, 'w');
+
+  // Only what this server needs: a shared database, Redis or SMTP from the caller's shell must not leak in.
+  const {
+    DATABASE_URL: _database,
+    REDIS_URL: _redis,
+    SMTP_URL: _smtp,
+    JWT_SECRET: _secret,
+    CORS_ORIGINS: _cors,
+    ...inherited
+  } = process.env;
+  const server = spawn(process.execPath, ['--import', 'tsx', path.join('server', 'index.ts')], {
+    cwd: root,
+    env: {
+      ...inherited,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      PUBLIC_URL: baseUrl,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'info',
+    },
+    stdio: ['ignore', log, log],
+  });
+
+  try {
+    await waitForHealth(server, baseUrl, logFile);
+  } catch (error) {
+    await stopServer(server);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+  process.env.DEALMAKER_E2E_BASE_URL = baseUrl;
+  process.env.DEALMAKER_E2E_DATA_DIR = dataDir;
+  console.log(`[e2e] server at ${baseUrl}, data in ${dataDir}, log in ${path.relative(root, logFile)}`);
+
+  return async () => {
+    await stopServer(server);
+    fs.closeSync(log);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+}
+
+/** The first port of the range nobody listens on (starting at a random place, so parallel runs rarely collide). */
+async function findFreePort(from: number, to: number): Promise<number> {
+  const size = to - from + 1;
+  const offset = Math.floor(Math.random() * size);
+  for (let i = 0; i < size; i++) {
+    const port = from + ((offset + i) % size);
+    if (await isFree(port)) return port;
+  }
+  throw new Error(`No free port between ${from} and ${to} (set E2E_PORT to choose one).`);
+}
+
+function isFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = net.createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
+}
+
+async function waitForHealth(server: ChildProcess, baseUrl: string, logFile: string) {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null || server.signalCode !== null) {
+      throw new Error(`The server exited during start-up:\n${tail(logFile)}`);
+    }
+    try {
+      const response = await fetch(`${baseUrl}/api/health`);
+      if (response.ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`The server did not answer ${baseUrl}/api/health within 60 s:\n${tail(logFile)}`);
+}
+
+async function stopServer(server: ChildProcess) {
+  if (server.exitCode !== null || server.signalCode !== null) return;
+  const exited = new Promise((resolve) => server.once('exit', resolve));
+  server.kill('SIGTERM');
+  const timer = setTimeout(() => server.kill('SIGKILL'), 15_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+function tail(file: string): string {
+  return fs.readFileSync(file, 'utf8').split('\n').slice(-30).join('\n');
+}
