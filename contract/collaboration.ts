@@ -32,7 +32,15 @@ export type ProgressItem = z.infer<typeof progressItemSchema>;
 export const createProgressSchema = z.object({
   dealId,
   title: requiredText('Title', limits.progress.title.max),
-  description: z.string().trim().max(limits.progress.description.max).optional().default(''),
+  description: z
+    .string()
+    .trim()
+    .max(
+      limits.progress.description.max,
+      `Description must be at most ${limits.progress.description.max} characters`,
+    )
+    .optional()
+    .default(''),
 });
 export type NewProgressItem = z.output<typeof createProgressSchema>;
 
