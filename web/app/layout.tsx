@@ -1,0 +1,58 @@
+import { useEffect } from 'react';
+import { Outlet, ScrollRestoration, useLocation, useNavigate } from 'react-router';
+import { LogoIcon } from '../components/ui/icons';
+import { useAuth } from '../features/auth/auth-context';
+import { AuthDialog } from '../features/auth/auth-dialog';
+import { useAuthDialog } from '../features/auth/auth-dialog-context';
+import { NavBar } from './nav-bar';
+import type { AuthRequiredState } from './require-auth';
+
+/** The frame of every page: navigation bar, the page, footer, and the auth dialog. */
+export function AppLayout() {
+  useSignInWhenRequired();
+  return (
+    <div className="flex min-h-dvh flex-col">
+      <NavBar />
+      <main id="main" className="flex flex-1 flex-col">
+        <Outlet />
+      </main>
+      <Footer />
+      <AuthDialog />
+      <ScrollRestoration />
+    </div>
+  );
+}
+
+/** After RequireAuth sent a signed-out visitor home, ask them to sign in and then take them back. */
+function useSignInWhenRequired() {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const { isAuthenticated } = useAuth();
+  const { openAuthDialog } = useAuthDialog();
+  const state = location.state as Partial<AuthRequiredState> | null;
+
+  useEffect(() => {
+    if (!state?.authRequired) return;
+    if (!isAuthenticated) openAuthDialog('login', { redirectTo: state.from });
+    // Forget the request, so a reload or Back does not ask again.
+    navigate(`${location.pathname}${location.search}`, { replace: true, state: null });
+  }, [state, isAuthenticated, openAuthDialog, navigate, location.pathname, location.search]);
+}
+
+function Footer() {
+  return (
+    <footer className="border-t border-slate-200 bg-white">
+      <div className="mx-auto flex max-w-7xl flex-col items-center justify-between gap-4 px-4 py-8 text-sm text-slate-500 sm:flex-row sm:px-6 lg:px-8">
+        <div className="flex items-center gap-2">
+          <span className="flex h-7 w-7 items-center justify-center rounded-lg bg-indigo-600 text-white">
+            <LogoIcon size={16} />
+          </span>
+          <span className="font-semibold text-slate-700">Dealmaker</span>
+          <span aria-hidden="true">·</span>
+          <span>Deals, dealmakers and escrow in one place.</span>
+        </div>
+        <p>© {new Date().getFullYear()} Dealmaker</p>
+      </div>
+    </footer>
+  );
+}

@@ -1,0 +1,17 @@
+/** The navigation bar's links (spec §2 Navigation bar), in order. */
+export type NavLinkItem = { to: string; label: string };
+
+export const signedInNavLinks: NavLinkItem[] = [
+  { to: '/', label: 'Home' },
+  { to: '/deals', label: 'Deals' },
+  { to: '/dealmaker-panel', label: 'Dealmaker-Panel' },
+  { to: '/deposit', label: 'Deposit' },
+  { to: '/users', label: 'Users' },
+  { to: '/profile', label: 'Profile' },
+  { to: '/about', label: 'About' },
+];
+
+export const signedOutNavLinks: NavLinkItem[] = [
+  { to: '/', label: 'Home' },
+  { to: '/about', label: 'About' },
+];

@@ -1,0 +1,115 @@
+import { act } from 'react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Deal } from '../../../contract/deals';
+import { clearStoredToken, storeToken } from '../../lib/auth-token';
+import { makeDeal } from '../../test/deal-fixtures';
+import { cleanup, getButton, renderInApp, waitFor } from '../../test/render';
+import { DealsPage } from './deals-page';
+
+const fetchMock = vi.fn<typeof fetch>();
+const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status });
+const base64url = (value: string) => btoa(value).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+const tokenFor = (username: string) =>
+  `${base64url('{"alg":"HS256"}')}.${base64url(
+    JSON.stringify({
+      id: 9,
+      username,
+      email: `${username}@example.com`,
+      exp: Math.floor(Date.now() / 1000) + 3600,
+    }),
+  )}.sig`;
+const me = {
+  id: 9,
+  username: 'dave',
+  email: 'dave@example.com',
+  full_name: 'Dave',
+  createdAt: '2025-03-04T10:00:00.000Z',
+  updatedAt: '2025-03-04T10:00:00.000Z',
+  profile: { profile_picture: null, date_of_birth: null, address: null, occupation: null },
+};
+
+function route(handlers: Record<string, (init: RequestInit | undefined) => Response | Promise<Response>>) {
+  fetchMock.mockImplementation(async (input, init) => {
+    const url = String(input);
+    const key = `${init?.method ?? 'GET'} ${url}`;
+    if (url === '/api/user-profile') return json(me);
+    const handler = handlers[key];
+    if (!handler) throw new Error(`Unexpected call ${key}`);
+    return handler(init);
+  });
+}
+const calls = (key: string) =>
+  fetchMock.mock.calls.filter(([input, init]) => `${init?.method ?? 'GET'} ${String(input)}` === key).length;
+
+describe('DealsPage', () => {
+  beforeEach(() => {
+    vi.stubGlobal('fetch', fetchMock);
+    storeToken(tokenFor('dave'));
+  });
+  afterEach(() => {
+    cleanup();
+    fetchMock.mockReset();
+    vi.unstubAllGlobals();
+    clearStoredToken();
+  });
+
+  it('shows the cards, and loads the next page with the last id as cursor', async () => {
+    const firstPage: Deal[] = Array.from({ length: 24 }, (_, index) =>
+      makeDeal({ id: 100 - index, title: `Deal ${100 - index}` }),
+    );
+    route({
+      'GET /api/deals/all?limit=24': () => json(firstPage),
+      'GET /api/deals/all?limit=24&before=77': () =>
+        json([makeDeal({ id: 50, title: 'Older deal', dealer_joined: 'bob', budget: 1234.5 })]),
+    });
+    const { container } = await renderInApp(<DealsPage />);
+    await waitFor(() => expect(container.querySelectorAll('article')).toHaveLength(24));
+    expect(container.textContent).toContain('No one has joined yet');
+    expect(container.textContent).toContain('$5,000.00');
+
+    await act(async () => getButton(container, 'Load more').click());
+    await waitFor(() => expect(container.textContent).toContain('Older deal'));
+    expect(container.textContent).toContain('$1,234.50');
+    expect(container.textContent).toContain('@bob');
+    expect(container.querySelectorAll('article')).toHaveLength(25);
+    // The whole list came in two calls, not one per card.
+    expect(fetchMock.mock.calls.filter(([input]) => String(input).startsWith('/api/deals'))).toHaveLength(2);
+    expect(container.textContent).not.toContain('Load more');
+  });
+
+  it('joins once on a double click, then offers Leave Deal', async () => {
+    let release: () => void = () => {};
+    route({
+      'GET /api/deals/all?limit=24': () => json([makeDeal({ id: 3 })]),
+      'PUT /api/deals/join-deal-as-dealer/3': () =>
+        new Promise((resolve) => {
+          release = () => resolve(json(makeDeal({ id: 3, dealer_joined: 'dave' })));
+        }),
+    });
+    const { container } = await renderInApp(<DealsPage />);
+    await waitFor(() => getButton(container, 'Join Deal'));
+    const join = getButton(container, 'Join Deal');
+    await act(async () => {
+      join.click();
+      join.click();
+    });
+    await waitFor(() => expect(calls('PUT /api/deals/join-deal-as-dealer/3')).toBe(1));
+    await act(async () => release());
+    await waitFor(() => expect(container.textContent).toContain('Joined deal successfully!'));
+    expect(getButton(container, 'Leave Deal')).toBeTruthy();
+    expect(calls('PUT /api/deals/join-deal-as-dealer/3')).toBe(1);
+  });
+
+  it("shows the failure text with the server's reason", async () => {
+    route({
+      'GET /api/deals/all?limit=24': () => json([makeDeal({ id: 3 })]),
+      'PUT /api/deals/join-deal-as-dealer/3': () =>
+        json({ message: 'Someone has already joined this deal.', code: 'CONFLICT' }, 409),
+    });
+    const { container } = await renderInApp(<DealsPage />);
+    await waitFor(() => getButton(container, 'Join Deal'));
+    await act(async () => getButton(container, 'Join Deal').click());
+    await waitFor(() => expect(container.textContent).toContain('Failed to join deal.'));
+    expect(container.textContent).toContain('Someone has already joined this deal.');
+  });
+});

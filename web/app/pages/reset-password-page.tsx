@@ -1,0 +1,110 @@
+import { type FormEvent, useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { limits } from '../../../contract/limits';
+import { Alert } from '../../components/ui/alert';
+import { Button, buttonClasses } from '../../components/ui/button';
+import { Field, Input } from '../../components/ui/input';
+import { useResetPassword } from '../../features/auth/auth-api';
+import { useAuth } from '../../features/auth/auth-context';
+import { useAuthDialog } from '../../features/auth/auth-dialog-context';
+import { errorMessage } from '../../lib/api';
+import { AuthPageFrame } from './auth-page-frame';
+
+const successMessage = 'Password has been changed successfully! Please log in.';
+
+/** Opened from the link in the reset mail: /api/auth/reset_password/{username}/{token}. */
+export function ResetPasswordPage() {
+  const { username = '', token = '' } = useParams();
+  const reset = useResetPassword();
+  const { isAuthenticated, user, signOut } = useAuth();
+  const { openAuthDialog } = useAuthDialog();
+  const [newPassword, setNewPassword] = useState('');
+  const [confirmPassword, setConfirmPassword] = useState('');
+  const [mismatch, setMismatch] = useState(false);
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (newPassword !== confirmPassword) {
+      setMismatch(true);
+      return;
+    }
+    setMismatch(false);
+    reset.mutate(
+      { username, token, newPassword },
+      {
+        onSuccess: () => {
+          // A reset revokes the account's tokens: if it is ours, we are signed out already.
+          if (user && user.username.toLowerCase() === username.toLowerCase()) signOut('ended');
+        },
+      },
+    );
+  };
+
+  if (reset.isSuccess) {
+    return (
+      <AuthPageFrame title="Reset your password">
+        <div className="space-y-6">
+          <Alert variant="success">{successMessage}</Alert>
+          {isAuthenticated ? (
+            <Link to="/" className={buttonClasses({ className: 'w-full' })}>
+              Go to the home page
+            </Link>
+          ) : (
+            <Button className="w-full" onClick={() => openAuthDialog('login')}>
+              Sign In
+            </Button>
+          )}
+        </div>
+      </AuthPageFrame>
+    );
+  }
+
+  return (
+    <AuthPageFrame
+      title="Reset your password"
+      subtitle={
+        <>
+          Choose a new password for <span className="font-semibold text-slate-700">{username}</span>.
+        </>
+      }
+    >
+      <form onSubmit={submit} className="space-y-4">
+        {mismatch && <Alert variant="error">Passwords do not match.</Alert>}
+        {reset.isError && (
+          <Alert variant="error">
+            {errorMessage(reset.error, 'Failed to reset password. Please try again.')}
+          </Alert>
+        )}
+        <Field label="New Password" hint={`At least ${limits.password.min} characters.`}>
+          {(control) => (
+            <Input
+              {...control}
+              type="password"
+              name="newPassword"
+              autoComplete="new-password"
+              required
+              value={newPassword}
+              onChange={(event) => setNewPassword(event.target.value)}
+            />
+          )}
+        </Field>
+        <Field label="Confirm Password">
+          {(control) => (
+            <Input
+              {...control}
+              type="password"
+              name="confirmPassword"
+              autoComplete="new-password"
+              required
+              value={confirmPassword}
+              onChange={(event) => setConfirmPassword(event.target.value)}
+            />
+          )}
+        </Field>
+        <Button type="submit" size="lg" className="w-full" loading={reset.isPending}>
+          {reset.isPending ? 'Resetting...' : 'Reset Password'}
+        </Button>
+      </form>
+    </AuthPageFrame>
+  );
+}

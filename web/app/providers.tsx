@@ -1,0 +1,34 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { Toaster } from 'sonner';
+import { AuthProvider } from '../features/auth/auth-context';
+import { AuthDialogProvider } from '../features/auth/auth-dialog-context';
+import { ApiError } from '../lib/api';
+
+export function createQueryClient() {
+  return new QueryClient({
+    defaultOptions: {
+      queries: {
+        // A refusal (4xx) will not change on retry; a network blip or a 5xx might.
+        retry: (failureCount, error) =>
+          !(error instanceof ApiError && error.status < 500) && failureCount < 2,
+        staleTime: 30_000,
+      },
+      mutations: { retry: false },
+    },
+  });
+}
+
+/** Everything the screens rely on: server-state cache, who is signed in, the auth dialog, toasts. */
+export function AppProviders({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {
+  return (
+    <QueryClientProvider client={queryClient}>
+      <AuthProvider>
+        <AuthDialogProvider>
+          {children}
+          <Toaster position="bottom-right" richColors closeButton />
+        </AuthDialogProvider>
+      </AuthProvider>
+    </QueryClientProvider>
+  );
+}

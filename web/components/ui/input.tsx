@@ -1,0 +1,94 @@
+import type { ComponentPropsWithRef, InputHTMLAttributes, LabelHTMLAttributes, ReactNode } from 'react';
+import { useId } from 'react';
+import { cn } from '../../lib/cn';
+
+const control =
+  'block w-full rounded-lg border bg-white px-3 text-sm text-slate-900 shadow-xs transition-colors ' +
+  'placeholder:text-slate-400 focus:outline-none focus:ring-2 focus:ring-indigo-500/30 ' +
+  'disabled:cursor-not-allowed disabled:bg-slate-50 disabled:text-slate-500 ' +
+  'read-only:bg-slate-50 read-only:text-slate-600 read-only:focus:ring-0';
+const normal = 'border-slate-300 focus:border-indigo-500';
+const invalid = 'border-rose-400 focus:border-rose-500 focus:ring-rose-500/25';
+
+export type InputProps = ComponentPropsWithRef<'input'> & { invalid?: boolean };
+
+export function Input({ invalid: isInvalid, className, ...props }: InputProps) {
+  return (
+    <input
+      aria-invalid={isInvalid || undefined}
+      className={cn(control, 'h-10', isInvalid ? invalid : normal, className)}
+      {...props}
+    />
+  );
+}
+
+export type TextareaProps = ComponentPropsWithRef<'textarea'> & { invalid?: boolean };
+
+export function Textarea({ invalid: isInvalid, className, rows = 4, ...props }: TextareaProps) {
+  return (
+    <textarea
+      rows={rows}
+      aria-invalid={isInvalid || undefined}
+      className={cn(control, 'py-2 leading-relaxed', isInvalid ? invalid : normal, className)}
+      {...props}
+    />
+  );
+}
+
+export function Label({ className, ...props }: LabelHTMLAttributes<HTMLLabelElement>) {
+  return <label className={cn('block text-sm font-medium text-slate-700', className)} {...props} />;
+}
+
+type FieldProps = {
+  label: ReactNode;
+  /** Help text under the control. */
+  hint?: ReactNode;
+  /** Error text under the control; marks the control invalid. */
+  error?: string | string[];
+  className?: string;
+  /** Renders the control with the ids that tie it to its label, hint and error. */
+  children: (control: { id: string; 'aria-describedby': string | undefined; invalid: boolean }) => ReactNode;
+};
+
+/** A label, its control, and the control's help or error text, tied together for assistive technology. */
+export function Field({ label, hint, error, className, children }: FieldProps) {
+  const id = useId();
+  const errorText = Array.isArray(error) ? error.join(' ') : error;
+  const hintId = hint ? `${id}-hint` : undefined;
+  const errorId = errorText ? `${id}-error` : undefined;
+  const describedBy = [hintId, errorId].filter(Boolean).join(' ') || undefined;
+  return (
+    <div className={cn('space-y-1.5', className)}>
+      <Label htmlFor={id}>{label}</Label>
+      {children({ id, 'aria-describedby': describedBy, invalid: !!errorText })}
+      {hint && (
+        <p id={hintId} className="text-xs text-slate-500">
+          {hint}
+        </p>
+      )}
+      {errorText && (
+        <p id={errorId} className="text-xs font-medium text-rose-600">
+          {errorText}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** A checkbox with its label beside it. */
+export function Checkbox({
+  label,
+  className,
+  ...props
+}: Omit<InputHTMLAttributes<HTMLInputElement>, 'type'> & { label: ReactNode }) {
+  return (
+    <label className={cn('inline-flex cursor-pointer items-center gap-2 text-sm text-slate-700', className)}>
+      <input
+        type="checkbox"
+        className="h-4 w-4 cursor-pointer rounded border-slate-300 accent-indigo-600 focus-visible:outline-2 focus-visible:outline-indigo-500"
+        {...props}
+      />
+      {label}
+    </label>
+  );
+}

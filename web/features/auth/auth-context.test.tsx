@@ -1,0 +1,87 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { clearStoredToken, getStoredToken, storeToken } from '../../lib/auth-token';
+import { cleanup, renderInApp, waitFor } from '../../test/render';
+import { useAuth } from './auth-context';
+
+const fetchMock = vi.fn<typeof fetch>();
+const base64url = (value: string) => btoa(value).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+const tokenFor = (exp: number) =>
+  `${base64url('{"alg":"HS256"}')}.${base64url(JSON.stringify({ id: 9, username: 'ada', email: 'ada@example.com', exp }))}.sig`;
+const inAnHour = () => Math.floor(Date.now() / 1000) + 3600;
+
+function Who() {
+  const { isAuthenticated, user } = useAuth();
+  return (
+    <p>
+      {isAuthenticated ? `in:${user?.id}:${user?.username}:${user?.email}:${user?.full_name ?? '-'}` : 'out'}
+    </p>
+  );
+}
+
+describe('AuthProvider', () => {
+  beforeEach(() => vi.stubGlobal('fetch', fetchMock));
+  afterEach(() => {
+    cleanup();
+    fetchMock.mockReset();
+    vi.unstubAllGlobals();
+    clearStoredToken();
+  });
+
+  it('is signed out without a token', async () => {
+    const { container } = await renderInApp(<Who />);
+    expect(container.textContent).toBe('out');
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('signs out silently on an expired or unparsable token and forgets it', async () => {
+    storeToken(tokenFor(Math.floor(Date.now() / 1000) - 5));
+    const expired = await renderInApp(<Who />);
+    expect(expired.container.textContent).toBe('out');
+    expect(getStoredToken()).toBeNull();
+
+    storeToken('not-a-token');
+    const garbage = await renderInApp(<Who />);
+    expect(garbage.container.textContent).toBe('out');
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('fetches the full user, and falls back to the token’s id, username and email if that fails', async () => {
+    fetchMock.mockResolvedValue(new Response('{"message":"down","code":"INTERNAL_ERROR"}', { status: 503 }));
+    storeToken(tokenFor(inAnHour()));
+    const { container } = await renderInApp(<Who />);
+    expect(container.textContent).toBe('in:9:ada:ada@example.com:-');
+    await waitFor(() => expect(fetchMock).toHaveBeenCalled());
+    expect(String(fetchMock.mock.calls[0]![0])).toBe('/api/user-profile');
+    expect(container.textContent).toBe('in:9:ada:ada@example.com:-');
+  });
+
+  it('uses the full user once it arrives', async () => {
+    fetchMock.mockResolvedValue(
+      new Response(
+        JSON.stringify({
+          id: 9,
+          username: 'ada',
+          email: 'ada@example.com',
+          full_name: 'Ada Lovelace',
+          createdAt: '',
+          updatedAt: '',
+          profile: { profile_picture: null, date_of_birth: null, address: null, occupation: null },
+        }),
+        { status: 200 },
+      ),
+    );
+    storeToken(tokenFor(inAnHour()));
+    const { container } = await renderInApp(<Who />);
+    await waitFor(() => expect(container.textContent).toBe('in:9:ada:ada@example.com:Ada Lovelace'));
+  });
+
+  it('signs out when the server refuses the token', async () => {
+    fetchMock.mockResolvedValue(
+      new Response('{"message":"Please sign in.","code":"UNAUTHENTICATED"}', { status: 401 }),
+    );
+    storeToken(tokenFor(inAnHour()));
+    const { container } = await renderInApp(<Who />);
+    await waitFor(() => expect(container.textContent).toBe('out'));
+    expect(getStoredToken()).toBeNull();
+  });
+});

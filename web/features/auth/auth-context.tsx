@@ -1,0 +1,128 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
+import type { LoginRequest, TokenClaims } from '../../../contract/auth';
+import type { User } from '../../../contract/users';
+import { onUnauthorized } from '../../lib/api';
+import { clearStoredToken, getStoredToken, storeToken } from '../../lib/auth-token';
+import { validClaims } from '../../lib/jwt';
+import { authApi, currentUserQueryKey, fetchCurrentUser } from './auth-api';
+
+/**
+ * Who is signed in. The full record once GET /user-profile answers; until then, or if it fails,
+ * the minimal user the token itself names (spec §4).
+ */
+export type CurrentUser = Pick<User, 'id' | 'username' | 'email'> &
+  Partial<Omit<User, 'id' | 'username' | 'email'>>;
+
+type AuthContextValue = {
+  token: string | null;
+  user: CurrentUser | null;
+  isAuthenticated: boolean;
+  /** Stores a token the server issued; false (and still signed out) when the token is unreadable or expired. */
+  signIn: (token: string, user?: User) => boolean;
+  /**
+   * Forgets the token and everything fetched with it. 'logout' when the user asked for it; 'ended' when
+   * the session ran out (expired or refused token), after which signed-in pages ask to sign in again.
+   */
+  signOut: (reason?: SignOutReason) => void;
+  /** Why the last session ended; null while signed in or before any sign-out. */
+  signOutReason: SignOutReason | null;
+};
+
+export type SignOutReason = 'logout' | 'ended';
+
+const AuthContext = createContext<AuthContextValue | null>(null);
+
+// setTimeout fires at once for delays beyond 2^31-1 ms; tokens last 7 days, well below.
+const maxTimerDelay = 2 ** 31 - 1;
+
+function initialToken(): string | null {
+  const stored = getStoredToken();
+  if (stored && !validClaims(stored)) {
+    // Expired or unparsable: signed out, silently.
+    clearStoredToken();
+    return null;
+  }
+  return stored;
+}
+
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const queryClient = useQueryClient();
+  const [token, setToken] = useState<string | null>(initialToken);
+  const [signOutReason, setSignOutReason] = useState<SignOutReason | null>(null);
+  const claims: TokenClaims | null = useMemo(() => validClaims(token), [token]);
+
+  const signOut = useCallback(
+    (reason: SignOutReason = 'logout') => {
+      clearStoredToken();
+      setToken(null);
+      setSignOutReason(reason);
+      queryClient.clear();
+    },
+    [queryClient],
+  );
+  const endSession = useCallback(() => signOut('ended'), [signOut]);
+
+  const signIn = useCallback(
+    (newToken: string, user?: User) => {
+      if (!validClaims(newToken)) return false;
+      queryClient.clear();
+      storeToken(newToken);
+      if (user) queryClient.setQueryData(currentUserQueryKey, user);
+      setToken(newToken);
+      setSignOutReason(null);
+      return true;
+    },
+    [queryClient],
+  );
+
+  // The server refused our token (expired, or revoked by a password reset): sign out silently.
+  useEffect(() => onUnauthorized(endSession), [endSession]);
+
+  // Sign out the moment the token expires, not at the next failed call.
+  useEffect(() => {
+    if (!claims) return;
+    const timer = setTimeout(
+      endSession,
+      Math.min(Math.max(claims.exp * 1000 - Date.now(), 0), maxTimerDelay),
+    );
+    return () => clearTimeout(timer);
+  }, [claims, endSession]);
+
+  const profile = useQuery({
+    queryKey: currentUserQueryKey,
+    queryFn: fetchCurrentUser,
+    enabled: !!claims,
+    // Refetched after sign-in even when seeded with the sign-in answer.
+    staleTime: 0,
+  });
+
+  const value = useMemo<AuthContextValue>(() => {
+    const user: CurrentUser | null = claims
+      ? (profile.data ?? { id: claims.id, username: claims.username, email: claims.email })
+      : null;
+    return { token: claims ? token : null, user, isAuthenticated: !!claims, signIn, signOut, signOutReason };
+  }, [claims, token, profile.data, signIn, signOut, signOutReason]);
+
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
+
+export function useAuth(): AuthContextValue {
+  const context = useContext(AuthContext);
+  if (!context) throw new Error('useAuth must be used inside <AuthProvider>');
+  return context;
+}
+
+/** POST /auth/login, then signs in with the answer's token. */
+export function useLogin() {
+  const { signIn } = useAuth();
+  return useMutation({
+    mutationFn: async (credentials: LoginRequest) => {
+      const answer = await authApi.login(credentials);
+      if (!signIn(answer.token, answer.user)) {
+        throw new Error('The sign-in answer carried no usable token.');
+      }
+      return answer;
+    },
+  });
+}

@@ -1,0 +1,106 @@
+import { type FormEvent, useState } from 'react';
+import { limits } from '../../../contract/limits';
+import { Alert } from '../../components/ui/alert';
+import { Button } from '../../components/ui/button';
+import { Field, Input } from '../../components/ui/input';
+import { ApiError, errorMessage } from '../../lib/api';
+import { useRegister } from './auth-api';
+
+type RegisterFormProps = {
+  /** Called with the message to show (the server's, else 'Registration successful!') and the new username. */
+  onSuccess: (message: string, username: string) => void;
+};
+
+export function RegisterForm({ onSuccess }: RegisterFormProps) {
+  const register = useRegister();
+  const [fullName, setFullName] = useState('');
+  const [email, setEmail] = useState('');
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const body = { full_name: fullName.trim(), email: email.trim(), username: username.trim(), password };
+    register.mutate(body, {
+      onSuccess: (answer) => onSuccess(answer?.message || 'Registration successful!', body.username),
+    });
+  };
+
+  const fieldErrors = register.error instanceof ApiError ? (register.error.fieldErrors ?? {}) : {};
+
+  return (
+    <form onSubmit={submit} className="space-y-4">
+      {register.isError && (
+        <Alert variant="error">{errorMessage(register.error, 'Registration failed')}</Alert>
+      )}
+      <Field label="Full Name" error={fieldErrors.full_name}>
+        {(control) => (
+          <Input
+            {...control}
+            name="full_name"
+            autoComplete="name"
+            required
+            maxLength={limits.fullName.max}
+            value={fullName}
+            onChange={(event) => setFullName(event.target.value)}
+            placeholder="Jane Doe"
+          />
+        )}
+      </Field>
+      <Field label="Email" error={fieldErrors.email}>
+        {(control) => (
+          <Input
+            {...control}
+            type="email"
+            name="email"
+            autoComplete="email"
+            required
+            maxLength={limits.email.max}
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+            placeholder="jane@example.com"
+          />
+        )}
+      </Field>
+      <Field
+        label="Username"
+        hint={`${limits.username.min}–${limits.username.max} characters: letters, digits, dot, dash or underscore.`}
+        error={fieldErrors.username}
+      >
+        {(control) => (
+          <Input
+            {...control}
+            name="username"
+            autoComplete="username"
+            required
+            maxLength={limits.username.max}
+            value={username}
+            onChange={(event) => setUsername(event.target.value)}
+            placeholder="janedoe"
+          />
+        )}
+      </Field>
+      <Field
+        label="Password"
+        hint={`At least ${limits.password.min} characters.`}
+        error={fieldErrors.password}
+      >
+        {(control) => (
+          <Input
+            {...control}
+            type="password"
+            name="password"
+            autoComplete="new-password"
+            required
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+            placeholder="Choose a password"
+          />
+        )}
+      </Field>
+      <Button type="submit" size="lg" className="w-full" loading={register.isPending}>
+        {register.isPending ? 'Creating account...' : 'Register'}
+      </Button>
+    </form>
+  );
+}

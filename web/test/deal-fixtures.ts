@@ -1,0 +1,26 @@
+import type { Deal } from '../../contract/deals';
+
+/** A deal as the API answers it, with the given fields changed (for unit tests). */
+export function makeDeal(overrides: Partial<Deal> = {}): Deal {
+  return {
+    id: 1,
+    title: 'Coffee distribution',
+    description: 'A partner for organic coffee in Europe',
+    budget: 5000,
+    timeline: '3 months',
+    createdAt: '2024-05-01T10:00:00.000Z',
+    updatedAt: '2024-05-01T10:00:00.000Z',
+    dealer_creator: 'alice',
+    dealer_joined: null,
+    dealmaker: null,
+    is_completed: false,
+    completion_date: null,
+    completed_by_creator: false,
+    completed_by_counterpart: false,
+    selected_bid_by_creator: null,
+    selected_bid_by_dealer: null,
+    escrow_paid: false,
+    my_bid: null,
+    ...overrides,
+  };
+}
