@@ -2,12 +2,21 @@ import { z } from 'zod';
 import { limits } from './limits';
 import { moneySchema } from './money';
 
+/** Ids are PostgreSQL integers: a larger number is refused here rather than failing in the database. */
+const maxId = 2_147_483_647;
+const bodyDealId = z.number({ error: 'dealId is required' }).int().positive().max(maxId);
+
+/** PostgreSQL text cannot hold NUL: such input is refused here rather than failing in the database. */
+const withoutNul = (value: string) => !value.includes('\u0000');
+const invalidCharacter = (name: string) => `${name} contains an invalid character`;
+
 const text = (name: string, bounds: { min: number; max: number }) =>
   z
     .string({ error: `${name} is required` })
     .trim()
     .min(bounds.min, `${name} is required`)
-    .max(bounds.max, `${name} must be at most ${bounds.max} characters`);
+    .max(bounds.max, `${name} must be at most ${bounds.max} characters`)
+    .refine(withoutNul, invalidCharacter(name));
 
 export const createDealSchema = z.object({
   title: text('Title', limits.deal.title),
@@ -45,10 +54,21 @@ export const dealSchema = z.object({
 export type Deal = z.infer<typeof dealSchema>;
 export const dealListSchema = z.array(dealSchema);
 
+/** A deal on a user's Activity tab, with the part that user plays in it. */
+export const activityEntrySchema = dealSchema.extend({
+  role: z.enum(['creator', 'counterpart', 'dealmaker']),
+});
+export type ActivityEntry = z.infer<typeof activityEntrySchema>;
+
+/** GET /api/deals/all/{keyword}: matched case-insensitively in titles and descriptions. */
+export const dealSearchParamsSchema = z.object({
+  keyword: z.string().trim().max(limits.searchQuery.max).refine(withoutNul, invalidCharacter('Keyword')),
+});
+
 export const dealListQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(limits.page.maxLimit).default(limits.page.defaultLimit),
   /** Cursor: only deals older than the deal with this id. */
-  before: z.coerce.number().int().positive().optional(),
+  before: z.coerce.number().int().positive().max(maxId).optional(),
 });
 
 export const bidSchema = z.object({
@@ -61,7 +81,7 @@ export const bidSchema = z.object({
 export type Bid = z.infer<typeof bidSchema>;
 
 export const createBidSchema = z.object({
-  dealId: z.number({ error: 'dealId is required' }).int().positive(),
+  dealId: bodyDealId,
   price: moneySchema(limits.bidPriceCents.min, limits.bidPriceCents.max),
 });
 export const updateBidSchema = z.object({
@@ -97,21 +117,23 @@ export type IncomingRequest = z.infer<typeof incomingRequestSchema>;
 export const defaultRequestMessage = 'I would like to request you to be a dealmaker for my deal.';
 
 export const sendRequestSchema = z.object({
-  dealId: z.number({ error: 'dealId is required' }).int().positive(),
+  dealId: bodyDealId,
   receiverUsername: z
     .string({ error: 'receiverUsername is required' })
     .trim()
     .min(1, 'receiverUsername is required')
-    .max(100),
+    .max(100)
+    .refine(withoutNul, invalidCharacter('receiverUsername')),
   message: z
     .string()
     .trim()
     .max(limits.requestMessage.max, `Message must be at most ${limits.requestMessage.max} characters`)
+    .refine(withoutNul, invalidCharacter('Message'))
     .optional()
     .transform((value) => value || defaultRequestMessage),
 });
 
 export type NewDealmakerRequest = z.output<typeof sendRequestSchema>;
 
-export const idParamSchema = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
-export const dealIdParamSchema = z.object({ dealId: z.coerce.number().int().positive().max(2_147_483_647) });
+export const idParamSchema = z.object({ id: z.coerce.number().int().positive().max(maxId) });
+export const dealIdParamSchema = z.object({ dealId: z.coerce.number().int().positive().max(maxId) });

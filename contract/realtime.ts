@@ -1,5 +1,7 @@
+import type { Dispute, ProgressItem } from './collaboration';
 import type { Bid, Deal, DealmakerRequest } from './deals';
 import type { Message, TypingUser } from './messages';
+import type { Escrow } from './wallet';
 
 /** updateType values of spec §9 (plus 'sent' for messages and the request/bid life-cycle words). */
 export type UpdateType =
@@ -25,7 +27,11 @@ export type ServerEvents = {
   'deal-updated': DealEvent<Deal | { id: number }>;
   'bid-updated': DealEvent<Bid | { id: number }>;
   'dealmaker-request-updated': DealEvent<DealmakerRequest | { id: number }>;
+  /** A half paid or refunded, the escrow locked or released: to the deal's participants. */
+  'escrow-updated': DealEvent<Escrow>;
   notification: NotificationPayload;
+  'progress-updated': DealEvent<ProgressItem>;
+  'dispute-updated': DealEvent<Dispute>;
   'message-updated': { dealId: number; messageData: Message; updateType: 'sent' };
   'typing-updated': { dealId: number; userInfo: TypingUser; isTyping: boolean };
 };

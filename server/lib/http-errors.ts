@@ -55,6 +55,10 @@ export function registerErrorHandling(app: FastifyInstance) {
       return reply.status(error.statusCode).send(error.toBody());
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
+      // No body at all (no content type, or an empty one): say so rather than "expected object, received null".
+      if (error.validationContext === 'body' && (request.body === undefined || request.body === null)) {
+        return reply.status(400).send({ message: 'Request body is missing.', code: errorCodes.validation });
+      }
       const fieldErrors: Record<string, string[]> = {};
       for (const issue of error.validation) {
         const field =

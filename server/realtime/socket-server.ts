@@ -14,7 +14,10 @@ type SocketData = { user: { id: number; username: string; full_name: string } };
 type RealtimeServer = Server<ClientEvents, ServerEventListeners, Record<string, never>, SocketData>;
 type RealtimeSocket = Socket<ClientEvents, ServerEventListeners, Record<string, never>, SocketData>;
 
-const dealIdSchema = z.coerce.number().int().positive().max(2_147_483_647);
+// A number or a string of digits: `true` or `[5]` would otherwise coerce to a deal id.
+const dealIdSchema = z
+  .union([z.number(), z.string().trim().regex(/^\d+$/).transform(Number)])
+  .pipe(z.number().int().positive().max(2_147_483_647));
 const typingPayloadSchema = z.object({ dealId: dealIdSchema });
 /** setTimeout's ceiling (~24.8 days); tokens live 7 days. */
 const maxTimerMs = 2_147_483_647;
@@ -39,12 +42,18 @@ export async function attachRealtime(app: FastifyInstance, services: Services, c
     pub.on('error', (error) => app.log.error({ err: error }, 'redis publisher error'));
     sub.on('error', (error) => app.log.error({ err: error }, 'redis subscriber error'));
     await Promise.all([pub.connect(), sub.connect()]);
-    io.adapter(createAdapter(pub, sub));
+    io.adapter(createAdapter(pub, sub, config.redisKey ? { key: config.redisKey } : {}));
     redisClients = [pub, sub];
   }
 
   const typing = new TypingTracker((dealId, userInfo, isTyping) => {
     io.to(realtimeRooms.deal(dealId)).emit('typing-updated', { dealId, userInfo, isTyping });
+  }, config.typingTimeoutMs);
+  // A socket that leaves a deal room stops typing there, however it leaves: leave-deal-room,
+  // disconnect, or eviction when its user leaves the deal (which may arrive through Redis).
+  io.of('/').adapter.on('leave-room', (room: string, socketId: string) => {
+    const dealId = Number(room.slice(room.indexOf(':') + 1));
+    if (room === realtimeRooms.deal(dealId)) typing.stop(socketId, dealId);
   });
 
   io.use(async (socket, next) => {
@@ -96,7 +105,6 @@ export async function attachRealtime(app: FastifyInstance, services: Services, c
     socket.on('leave-deal-room', (rawDealId) => {
       const dealId = dealIdSchema.safeParse(rawDealId);
       if (!dealId.success) return;
-      typing.stop(socket.id, dealId.data);
       void socket.leave(realtimeRooms.deal(dealId.data));
     });
 
@@ -112,8 +120,6 @@ export async function attachRealtime(app: FastifyInstance, services: Services, c
       if (!parsed.success) return;
       typing.stop(socket.id, parsed.data.dealId);
     });
-
-    socket.on('disconnect', () => typing.stopAll(socket.id));
   });
 
   async function isParticipantOf(dealId: number, userId: number) {
@@ -136,15 +142,20 @@ export async function attachRealtime(app: FastifyInstance, services: Services, c
       (io.to(rooms).emit as (event: string, payload: unknown) => boolean)(event, payload);
     },
     leaveDeal(userId, dealId) {
-      io.in(realtimeRooms.user(userId)).socketsLeave(realtimeRooms.deal(dealId));
+      // Here at once: through Redis even this instance would only act on the echo of the
+      // request, after the HTTP call has answered. Redis then carries it to the other instances.
+      io.local.in(realtimeRooms.user(userId)).socketsLeave(realtimeRooms.deal(dealId));
+      if (config.redisUrl) io.in(realtimeRooms.user(userId)).socketsLeave(realtimeRooms.deal(dealId));
     },
   });
 
   // Open sockets would hold the HTTP server open: close them before the server waits for connections.
   app.addHook('preClose', async () => {
     detach();
+    // Local only: through the Redis adapter a plain disconnectSockets reaches every instance's
+    // clients. Disconnecting also ends this instance's typing indicators for the others.
+    io.local.disconnectSockets(true);
     typing.clear();
-    io.disconnectSockets(true);
   });
   app.addHook('onClose', async () => {
     await new Promise<void>((resolve) => io.close(() => resolve()));

@@ -3,25 +3,29 @@ import type { TypingUser } from '../../contract/messages';
 /** How long a typing indicator lives without a new start or a stop (the client restarts it while typing). */
 export const typingTimeoutMs = 6_000;
 
-type Entry = { timer: NodeJS.Timeout; user: TypingUser; dealId: number };
+type Entry = { timer: NodeJS.Timeout; user: TypingUser };
 
 /**
  * Who is typing where, for the sockets of this instance. An indicator ends on
- * stop, on timeout (a client that vanished without a stop) or on disconnect.
+ * stop, on timeout (a client that vanished without a stop) or when the socket
+ * leaves the deal's room (leave-deal-room, eviction, disconnect).
  */
 export class TypingTracker {
   private readonly entries = new Map<string, Entry>();
 
-  constructor(private readonly emit: (dealId: number, user: TypingUser, isTyping: boolean) => void) {}
+  constructor(
+    private readonly emit: (dealId: number, user: TypingUser, isTyping: boolean) => void,
+    private readonly timeoutMs = typingTimeoutMs,
+  ) {}
 
   start(socketId: string, dealId: number, user: TypingUser) {
     const key = `${socketId}:${dealId}`;
     const existing = this.entries.get(key);
     if (existing) clearTimeout(existing.timer);
     else this.emit(dealId, user, true);
-    const timer = setTimeout(() => this.stop(socketId, dealId), typingTimeoutMs);
+    const timer = setTimeout(() => this.stop(socketId, dealId), this.timeoutMs);
     timer.unref();
-    this.entries.set(key, { timer, user, dealId });
+    this.entries.set(key, { timer, user });
   }
 
   stop(socketId: string, dealId: number) {
@@ -31,11 +35,6 @@ export class TypingTracker {
     clearTimeout(entry.timer);
     this.entries.delete(key);
     this.emit(dealId, entry.user, false);
-  }
-
-  stopAll(socketId: string) {
-    for (const [key, entry] of this.entries)
-      if (key.startsWith(`${socketId}:`)) this.stop(socketId, entry.dealId);
   }
 
   clear() {

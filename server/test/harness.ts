@@ -26,6 +26,10 @@ export async function startTestServer(
     database?: Database;
     /** Called after each mail is captured; a test makes sending fail by throwing here. */
     mailer?: Mailer;
+    /** close() leaves the database open: several servers share one, and their caller closes it. */
+    keepDatabase?: boolean;
+    /** Folder of a built web app to serve instead of web/dist. */
+    webDist?: string;
   } = {},
 ) {
   const database = options.database ?? (await createTestDatabase());
@@ -38,6 +42,7 @@ export async function startTestServer(
     config,
     database,
     logger: false,
+    ...(options.webDist ? { webDist: options.webDist } : {}),
     mailer: {
       async send(mail) {
         mails.push(mail);
@@ -86,7 +91,7 @@ export async function startTestServer(
     },
     async close() {
       await app.close();
-      await database.close();
+      if (!options.keepDatabase) await database.close();
     },
   };
 }

@@ -11,7 +11,7 @@ export const users = pgTable(
     fullName: text('full_name').notNull(),
     passwordHash: text('password_hash').notNull(),
     verifiedAt: optionalTimestamp('verified_at'),
-    /** sha256 of the emailed verification key; null once verified. */
+    /** sha256 of the emailed verification key; kept once verified, so a second click says so. */
     verificationKeyHash: text('verification_key_hash'),
     /** Bumped by a password reset: tokens carrying an older version stop working. */
     tokenVersion: integer('token_version').notNull().default(0),

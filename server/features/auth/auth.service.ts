@@ -2,11 +2,13 @@ import { hash, verify } from '@node-rs/argon2';
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type { RegisterRequest } from '../../../contract/auth';
+import { errorCodes } from '../../../contract/errors';
 import { limits } from '../../../contract/limits';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { passwordResets, settings } from '../../db/schema';
 import {
+  AppError,
   badRequest,
   conflict,
   forbidden,
@@ -27,6 +29,9 @@ export type AuthUser = { id: number; username: string; email: string };
 const hashOptions = { algorithm: 2, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
 // Compared against when the user does not exist, so timing does not reveal which usernames exist.
 const dummyHashPromise = hash('not-a-real-password', hashOptions);
+
+/** Names whose profile path is another route: GET /api/auth/users/search is the user search. */
+const reservedUsernames = new Set(['search']);
 
 export const verifiedMessage = 'Your email has been verified successfully!';
 
@@ -55,14 +60,19 @@ export class AuthService {
   }
 
   async register(input: RegisterRequest) {
-    if (await usersRepository.findByUsername(this.db, input.username))
+    if (
+      reservedUsernames.has(input.username.toLowerCase()) ||
+      (await usersRepository.findByUsername(this.db, input.username))
+    ) {
       throw conflict('Username is already taken.');
+    }
     if (await usersRepository.findByEmail(this.db, input.email)) {
       throw conflict('An account with this email already exists.');
     }
     const key = randomToken();
+    let user: Awaited<ReturnType<typeof usersRepository.insert>>;
     try {
-      await usersRepository.insert(this.db, {
+      user = await usersRepository.insert(this.db, {
         username: input.username,
         email: input.email,
         fullName: input.full_name,
@@ -78,12 +88,18 @@ export class AuthService {
       throw error;
     }
     const link = `${this.config.publicUrl}/api/auth/register/${key}`;
-    await this.sendMail({
-      to: input.email,
-      subject: 'Verify your Dealmaker account',
-      text: `Hello ${input.full_name},\n\nWelcome to Dealmaker! Please verify your email by opening this link:\n\n${link}\n`,
-      link,
-    });
+    try {
+      await this.sendMail({
+        to: input.email,
+        subject: 'Verify your Dealmaker account',
+        text: `Hello ${input.full_name},\n\nWelcome to Dealmaker! Please verify your email by opening this link:\n\n${link}\n`,
+        link,
+      });
+    } catch (error) {
+      // Without the mail the account could never be verified, and its name and email would stay taken.
+      await usersRepository.deleteById(this.db, user.id);
+      throw error;
+    }
     return { message: 'Registration successful! Please check your email to verify your account.' };
   }
 
@@ -199,7 +215,7 @@ export class AuthService {
       await this.mailer.send(mail);
     } catch (error) {
       this.log.error({ err: error, to: mail.to }, 'sending mail failed');
-      throw new Error('Could not send the email. Please try again later.');
+      throw new AppError(503, errorCodes.internal, 'Could not send the email. Please try again later.');
     }
   }
 }

@@ -1,3 +1,6 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { decodeJwt, decodeProtectedHeader, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -141,19 +144,22 @@ describe('POST /api/auth/register', () => {
   });
 
   it('refuses blank fields', async () => {
+    const length = 'Username must be 3–30 characters';
+    const characters = 'Username may contain only letters, digits, dot, dash and underscore';
     const cases = [
-      ['username', '', 'Username must be 3–30 characters'],
-      ['password', '', 'Password must be at least 8 characters'],
-      ['email', '   ', 'Email is required'],
-      ['full_name', '   ', 'Full name is required'],
+      ['username', '', [length, characters]],
+      ['username', '   ', [length, characters]],
+      ['password', '', ['Password must be at least 8 characters']],
+      ['email', '   ', ['Email is required']],
+      ['full_name', '   ', ['Full name is required']],
     ] as const;
-    for (const [field, value, message] of cases) {
+    for (const [field, value, messages] of cases) {
       const response = await server.post('/api/auth/register', { body: { ...newAccount(), [field]: value } });
       expect(response.status).toBe(400);
       expect(response.body).toEqual({
-        message,
+        message: messages[0],
         code: 'VALIDATION_FAILED',
-        fieldErrors: { [field]: [message] },
+        fieldErrors: { [field]: messages },
       });
     }
   });
@@ -297,7 +303,7 @@ describe('POST /api/auth/register', () => {
       expect(response.status).toBe(503);
       expect(response.body).toEqual({
         message: 'Could not send the email. Please try again later.',
-        code: 'UNAVAILABLE',
+        code: 'INTERNAL_ERROR',
       });
     } finally {
       mailFails = false;
@@ -351,6 +357,27 @@ describe('GET /api/auth/register/{key}', () => {
       expect(response.body).toContain('not built');
     }
     expect((await login(account.username, account.password)).status).toBe(403);
+  });
+
+  it('serves the built web app to a browser for the verification and reset pages', async () => {
+    const webDist = await mkdtemp(path.join(os.tmpdir(), 'dealmaker-web-'));
+    await writeFile(path.join(webDist, 'index.html'), '<!doctype html><div id="root"></div>');
+    const own = await startTestServer({ webDist });
+    try {
+      const user = await signUp(own);
+      await own.post('/api/auth/reset_password', { body: { email: user.email } });
+      const resetPath = own.lastLinkTo(user.email).replace(/^https?:\/\/[^/]+/, '');
+      for (const page of ['/api/auth/register/some-key', resetPath]) {
+        const response = await own.get(page, { headers: { accept: browserAccept } });
+        expect(response.status, page).toBe(200);
+        expect(response.headers.get('content-type')).toContain('text/html');
+        expect(response.headers.get('cache-control')).toBe('no-cache');
+        expect(response.body).toBe('<!doctype html><div id="root"></div>');
+      }
+    } finally {
+      await own.close();
+      await rm(webDist, { recursive: true, force: true });
+    }
   });
 
   it('treats a call that prefers JSON as a call', async () => {
@@ -491,14 +518,20 @@ describe('POST /api/auth/login', () => {
       const user = await signUp(own);
       const statuses: number[] = [];
       for (let attempt = 1; attempt <= 50; attempt++) {
-        statuses.push(
-          (await own.post('/api/auth/login', { body: { username: `guess${attempt}`, password } })).status,
-        );
+        // Without TRUST_PROXY a forged X-Forwarded-For does not make a new address.
+        const response = await own.post('/api/auth/login', {
+          body: { username: `guess${attempt}`, password },
+          headers: { 'x-forwarded-for': `10.0.0.${attempt}` },
+        });
+        statuses.push(response.status);
       }
       expect(statuses.every((status) => status === 401)).toBe(true);
       const refused = await own.post('/api/auth/login', { body: { username: user.username, password } });
       expect(refused.status).toBe(429);
-      expect(refused.body.code).toBe('RATE_LIMITED');
+      expect(refused.body).toEqual({
+        message: 'Too many sign-in attempts. Please try again in 15 minutes.',
+        code: 'RATE_LIMITED',
+      });
     } finally {
       await own.close();
     }

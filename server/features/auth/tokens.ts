@@ -48,7 +48,13 @@ export function extractToken(
   if (!cookieHeader) return null;
   for (const part of cookieHeader.split(';')) {
     const [name, ...rest] = part.trim().split('=');
-    if (name === 'auth_token') return decodeURIComponent(rest.join('=')) || null;
+    if (name === 'auth_token') {
+      try {
+        return decodeURIComponent(rest.join('=')) || null;
+      } catch {
+        return null; // malformed percent-encoding: no token, not a 500
+      }
+    }
   }
   return null;
 }

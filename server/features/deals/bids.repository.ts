@@ -1,4 +1,4 @@
-import { and, asc, eq, ne } from 'drizzle-orm';
+import { and, desc, eq, ne } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { bids, users } from '../../db/schema';
 
@@ -59,7 +59,7 @@ export const bidsRepository = {
     return rows.map((r) => r.bidderId);
   },
 
-  /** Bids of a deal, oldest first; only one bidder's when `onlyBidderId` is given. */
+  /** Bids of a deal, newest first like every list (DESIGN.md §4); only one bidder's when `onlyBidderId` is given. */
   listOfDeal(db: DbOrTx, dealId: number, onlyBidderId?: number) {
     return db
       .select(bidView)
@@ -70,7 +70,7 @@ export const bidsRepository = {
           ? eq(bids.dealId, dealId)
           : and(eq(bids.dealId, dealId), eq(bids.bidderId, onlyBidderId)),
       )
-      .orderBy(asc(bids.createdAt), asc(bids.id));
+      .orderBy(desc(bids.id));
   },
 
   async view(db: DbOrTx, id: number) {

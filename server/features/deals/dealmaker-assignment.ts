@@ -18,6 +18,8 @@ export async function assignDealmaker(
   await dealsRepository.update(tx, dealId, {
     dealmakerId,
     ...(options.budgetCents !== undefined ? { budgetCents: options.budgetCents } : {}),
+    // Finalizing keeps both selections on the kept bid; otherwise they would point at removed bids.
+    ...(options.keepBidId === null ? { selectedBidByCreator: null, selectedBidByCounterpart: null } : {}),
   });
   const removedBidders = await bidsRepository.deleteOthers(tx, dealId, options.keepBidId);
   const removedRequests = await dealmakerRequestsRepository.deletePendingOfDeal(tx, dealId);

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  activityEntrySchema,
   bidSchema,
   createBidSchema,
   createDealSchema,
@@ -8,11 +9,11 @@ import {
   dealListQuerySchema,
   dealListSchema,
   dealSchema,
+  dealSearchParamsSchema,
   idParamSchema,
   updateBidSchema,
 } from '../../../contract/deals';
 import { errorBodySchema } from '../../../contract/errors';
-import { limits } from '../../../contract/limits';
 import { authenticate, bearerSecurity, currentUser } from '../auth/auth.guard';
 
 const errors = {
@@ -53,7 +54,7 @@ export const dealsRoutes: FastifyPluginAsyncZod = async (app) => {
         security,
         description:
           'Deals whose title or description contains the keyword (case-insensitive), newest first.',
-        params: z.object({ keyword: z.string().trim().max(limits.searchQuery.max) }),
+        params: dealSearchParamsSchema,
         querystring: dealListQuerySchema,
         response: { 200: dealListSchema, ...errors },
       },
@@ -72,6 +73,25 @@ export const dealsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/deals/dealmaker-deals',
     { ...guarded, schema: { tags, security, response: { 200: dealListSchema, ...errors } } },
     async (request) => deals.dealmakerDeals(currentUser(request).id),
+  );
+
+  app.get(
+    '/api/deals/activity/:username',
+    {
+      ...guarded,
+      schema: {
+        tags,
+        security,
+        description:
+          'The deals a user takes part in (creator, counterpart or dealmaker), with their role, newest first.',
+        params: z.object({ username: z.string().max(100) }),
+        response: { 200: z.array(activityEntrySchema), ...errors },
+      },
+    },
+    async (request) => {
+      const user = await app.services.users.findVerifiedByUsername(request.params.username);
+      return deals.activityOf(user.id, currentUser(request).id);
+    },
   );
 
   app.get(

@@ -1,11 +1,11 @@
-import type { Deal, NewDeal } from '../../../contract/deals';
+import type { ActivityEntry, Deal, NewDeal } from '../../../contract/deals';
 import { limits } from '../../../contract/limits';
 import type { Db, DbOrTx, Tx } from '../../db/client';
 import { conflict, forbidden, notFound } from '../../lib/errors';
 import type { EventPublisher } from '../../realtime/publisher';
 import type { EscrowService } from '../wallet/escrow.service';
 import { bidsRepository } from './bids.repository';
-import { isParticipant, participantIds } from './deal-roles';
+import { isParticipant, participantIds, roleOf } from './deal-roles';
 import { presentDeal, publicDeal } from './deals.presenter';
 import { type DealRow, dealsRepository } from './deals.repository';
 
@@ -54,9 +54,10 @@ export class DealsService {
     return (await dealsRepository.listOfDealmaker(this.db, userId)).map(presentDeal);
   }
 
-  /** Deals where the user is creator, counterpart or dealmaker, as seen by the viewer. */
-  async activityOf(userId: number, viewerId: number) {
-    return (await dealsRepository.listOfParticipant(this.db, userId, viewerId)).map(presentDeal);
+  /** Deals where the user is creator, counterpart or dealmaker, with that role, as seen by the viewer. */
+  async activityOf(userId: number, viewerId: number): Promise<ActivityEntry[]> {
+    const rows = await dealsRepository.listOfParticipant(this.db, userId, viewerId);
+    return rows.map((view) => ({ ...presentDeal(view), role: roleOf(view.deal, userId)! }));
   }
 
   async get(id: number, viewerId: number) {
@@ -135,6 +136,18 @@ export class DealsService {
       },
     );
     return { message: 'Deal deleted successfully!' };
+  }
+
+  /**
+   * Records a dealer's "finished" mark on a deal locked by the caller; with
+   * `complete` the deal becomes completed now. The rules (escrow locked, no
+   * open dispute) belong to the completion service that calls this.
+   */
+  async recordFinished(tx: Tx, id: number, side: 'creator' | 'counterpart', complete: boolean) {
+    await dealsRepository.update(tx, id, {
+      ...(side === 'creator' ? { completedByCreator: true } : { completedByCounterpart: true }),
+      ...(complete ? { isCompleted: true, completionDate: new Date() } : {}),
+    });
   }
 
   /** Locks the deal row for the rest of the transaction, or 404. */

@@ -15,6 +15,20 @@ describe('GET /api/health', () => {
   });
 });
 
+describe('GET /api/health without a database', () => {
+  it('answers 503 once the database stops answering', async () => {
+    const own = await startTestServer();
+    try {
+      await own.database.close();
+      const response = await own.get('/api/health');
+      expect(response.status).toBe(503);
+      expect(response.body).toEqual({ message: 'The database is not answering.', code: 'UNAVAILABLE' });
+    } finally {
+      await own.app.close();
+    }
+  });
+});
+
 describe('the error model', () => {
   it('answers unknown API routes with JSON 404', async () => {
     const response = await server.get('/api/does-not-exist');

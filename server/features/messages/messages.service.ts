@@ -15,26 +15,31 @@ export class MessagesService {
   ) {}
 
   async send(senderId: number, input: NewMessage) {
-    const deal = await this.deals.requireParticipant(this.db, input.dealId, senderId);
-    const inserted = await messagesRepository.insert(this.db, {
-      dealId: input.dealId,
-      senderId,
-      content: input.content,
-      clientId: input.clientId ?? null,
+    // The deal stays locked until the message is stored: a concurrent delete or leave waits for it,
+    // instead of the insert failing on a vanished deal (a 500) or a leaver's message slipping in.
+    const { deal, message, isNew } = await this.db.transaction(async (tx) => {
+      await this.deals.lock(tx, input.dealId);
+      const deal = await this.deals.requireParticipant(tx, input.dealId, senderId);
+      const inserted = await messagesRepository.insert(tx, {
+        dealId: input.dealId,
+        senderId,
+        content: input.content,
+        clientId: input.clientId ?? null,
+      });
+      // No row: a retry of a message already stored. Answer with it, announce nothing new.
+      const view = inserted
+        ? await messagesRepository.view(tx, inserted.id)
+        : await messagesRepository.findByClientId(tx, input.dealId, senderId, input.clientId!);
+      return { deal, message: presentMessage(view!), isNew: Boolean(inserted) };
     });
-    if (!inserted) {
-      // A retry of a message already stored: answer with it, announce nothing new.
-      return presentMessage(
-        (await messagesRepository.findByClientId(this.db, input.dealId, senderId, input.clientId!))!,
-      );
+    if (isNew) {
+      // To each participant's own room: only people on the deal ever receive its messages.
+      this.events.publish({ users: participantIds(deal) }, 'message-updated', {
+        dealId: deal.id,
+        messageData: message,
+        updateType: 'sent',
+      });
     }
-    const message = presentMessage((await messagesRepository.view(this.db, inserted.id))!);
-    // To each participant's own room: only people on the deal ever receive its messages.
-    this.events.publish({ users: participantIds(deal) }, 'message-updated', {
-      dealId: deal.id,
-      messageData: message,
-      updateType: 'sent',
-    });
     return message;
   }
 

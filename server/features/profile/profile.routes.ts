@@ -1,3 +1,4 @@
+import type { FastifyError, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBodySchema } from '../../../contract/errors';
@@ -8,7 +9,7 @@ import {
   uploadPictureResponseSchema,
   userSchema,
 } from '../../../contract/users';
-import { badRequest } from '../../lib/errors';
+import { AppError, badRequest, notFound } from '../../lib/errors';
 import { authenticate, bearerSecurity, currentUser } from '../auth/auth.guard';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema };
@@ -51,14 +52,7 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: uploadPictureResponseSchema, ...errors, 413: errorBodySchema, 415: errorBodySchema },
       },
     },
-    async (request) => {
-      const file = await request.file();
-      if (!file || file.fieldname !== 'profilePicture') {
-        throw badRequest('Please select an image file', { profilePicture: ['Please select an image file'] });
-      }
-      const bytes = await file.toBuffer();
-      return profile.replacePicture(currentUser(request).id, bytes);
-    },
+    async (request) => profile.replacePicture(currentUser(request).id, await readPicture(request)),
   );
 
   app.delete(
@@ -76,11 +70,14 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        params: z.object({ file: z.string().regex(/^[A-Za-z0-9_-]{1,40}\.webp$/, 'Unknown picture.') }),
+        params: z.object({ file: z.string() }),
       },
     },
     async (request, reply) => {
-      const picture = await profile.picture(request.params.file.replace(/\.webp$/, ''));
+      // A name that cannot be a picture is just a picture that is not there.
+      const id = /^([A-Za-z0-9_-]{1,40})\.webp$/.exec(request.params.file)?.[1];
+      if (!id) throw notFound('Picture not found.');
+      const picture = await profile.picture(id);
       return reply
         .header('content-type', picture.contentType)
         .header('cache-control', 'public, max-age=31536000, immutable')
@@ -88,3 +85,19 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 };
+
+/** The bytes of the one `profilePicture` file of a multipart upload. */
+async function readPicture(request: FastifyRequest): Promise<Buffer> {
+  const missing = () =>
+    badRequest('Please select an image file', { profilePicture: ['Please select an image file'] });
+  try {
+    const file = await request.file();
+    if (file?.fieldname !== 'profilePicture') throw missing();
+    return await file.toBuffer();
+  } catch (error) {
+    if (error instanceof AppError || (error as FastifyError).statusCode) throw error;
+    // The multipart parser's own errors ("Boundary not found", "Unexpected end of form") carry no
+    // status: they describe a malformed upload, not a server fault.
+    throw badRequest('The upload could not be read. Please send it as multipart/form-data.');
+  }
+}

@@ -49,6 +49,10 @@ export const usersRepository = {
     return row!;
   },
 
+  async deleteById(db: DbOrTx, id: number) {
+    await db.delete(users).where(eq(users.id, id));
+  },
+
   async update(db: DbOrTx, id: number, values: Partial<typeof users.$inferInsert>) {
     const [row] = await db
       .update(users)

@@ -1,0 +1,323 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Deal } from '../../../contract/deals';
+import type { ErrorBody } from '../../../contract/errors';
+import type { Message } from '../../../contract/messages';
+import { quietPeriod, TestClients } from '../../realtime/test-client';
+import {
+  assignDealmakerByRequest,
+  createDeal,
+  dealWithDealers,
+  isoTimestamp,
+  signUpMany,
+} from '../../test/deal-fixtures';
+import { type ApiResponse, type SignedUpUser, startTestServer, type TestServer } from '../../test/harness';
+
+const signInFirst = { message: 'Please sign in to continue.', code: 'UNAUTHENTICATED' };
+const participantsOnly = { message: 'Only the participants of this deal can do this.', code: 'FORBIDDEN' };
+const dealNotFound = { message: 'Deal not found.', code: 'NOT_FOUND' };
+const invalid = (field: string, message: string) => ({
+  message,
+  code: 'VALIDATION_FAILED',
+  fieldErrors: { [field]: [message] },
+});
+
+let server: TestServer;
+let clients: TestClients;
+let alice: SignedUpUser;
+let bob: SignedUpUser;
+let carol: SignedUpUser;
+let mia: SignedUpUser;
+/** alice created it, bob joined it, mia is its dealmaker; carol is an outsider. */
+let deal: Deal;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  clients = new TestClients(server.url);
+  [alice, bob, carol, mia] = await signUpMany(server, 4);
+  deal = await dealWithDealers(server, alice, bob);
+  await assignDealmakerByRequest(server, alice, deal.id, mia);
+});
+afterEach(() => clients.closeAll());
+afterAll(() => server.close());
+
+const userId = (user: SignedUpUser) => user.user.id as number;
+/** The body of a refused call. */
+const errorOf = (response: ApiResponse<unknown>) => response.body as ErrorBody;
+const send = (user: SignedUpUser | null, body: unknown) =>
+  server.post<Message>('/api/messages/send', { token: user?.token, body });
+const history = (user: SignedUpUser | null, dealId: number, query = '') =>
+  server.get<Message[]>(`/api/messages/deal/${dealId}${query}`, { token: user?.token });
+
+async function sent(user: SignedUpUser, dealId: number, content: string, clientId?: string) {
+  const response = await send(user, { dealId, content, ...(clientId ? { clientId } : {}) });
+  expect(response.status, JSON.stringify(response.body)).toBe(201);
+  return response.body;
+}
+
+describe('POST /api/messages/send', () => {
+  it('stores the message and answers 201 with its full shape', async () => {
+    const response = await send(alice, { dealId: deal.id, content: 'Hello Bob' });
+    expect(response.status).toBe(201);
+    expect(response.body).toEqual({
+      id: expect.any(Number),
+      dealId: deal.id,
+      content: 'Hello Bob',
+      createdAt: isoTimestamp,
+      senderId: userId(alice),
+      sender: { id: userId(alice), username: alice.username, full_name: alice.full_name },
+      senderUsername: alice.username,
+      clientId: null,
+    });
+    const stored = await history(alice, deal.id);
+    expect(stored.body.at(-1)).toEqual(response.body);
+  });
+
+  it('lets every participant send: creator, counterpart and dealmaker', async () => {
+    for (const user of [alice, bob, mia]) {
+      const message = await sent(user, deal.id, `From ${user.username}`);
+      expect(message).toMatchObject({ senderId: userId(user), senderUsername: user.username });
+    }
+  });
+
+  it('trims the content', async () => {
+    const message = await sent(bob, deal.id, '  \n\t Trimmed on both sides \t\n ');
+    expect(message.content).toBe('Trimmed on both sides');
+  });
+
+  it('refuses empty and whitespace-only content with 400', async () => {
+    for (const content of ['', ' ', '   \n\t  ', '\u00a0\u2003']) {
+      const response = await send(alice, { dealId: deal.id, content });
+      expect(response.status, JSON.stringify(content)).toBe(400);
+      expect(response.body).toEqual(invalid('content', 'Message cannot be empty'));
+    }
+  });
+
+  it('takes 1000 characters and refuses 1001 with 400', async () => {
+    const longest = 'x'.repeat(1000);
+    expect((await sent(alice, deal.id, longest)).content).toBe(longest);
+    expect((await sent(alice, deal.id, `   ${longest}   `)).content).toBe(longest);
+    const response = await send(alice, { dealId: deal.id, content: 'x'.repeat(1001) });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual(invalid('content', 'Message must be at most 1000 characters'));
+  });
+
+  it('refuses a malformed body with 400', async () => {
+    const bodies = [
+      { dealId: deal.id },
+      { dealId: deal.id, content: 42 },
+      { dealId: deal.id, content: ['hi'] },
+      { content: 'no deal' },
+      { dealId: 'abc', content: 'hi' },
+      { dealId: String(deal.id), content: 'hi' },
+      { dealId: 0, content: 'hi' },
+      { dealId: -1, content: 'hi' },
+      { dealId: 1.5, content: 'hi' },
+      { dealId: 2 ** 31, content: 'hi' },
+      [],
+      'hi',
+    ];
+    for (const body of bodies) {
+      const response = await send(alice, body);
+      expect(response.status, JSON.stringify(body)).toBe(400);
+      expect(errorOf(response).code).toBe('VALIDATION_FAILED');
+    }
+  });
+
+  it('refuses a non-participant with 403 and stores nothing', async () => {
+    const before = (await history(alice, deal.id)).body.length;
+    expect((await send(carol, { dealId: deal.id, content: 'Let me in' })).body).toEqual(participantsOnly);
+    expect((await send(carol, { dealId: deal.id, content: 'Let me in' })).status).toBe(403);
+    expect((await history(alice, deal.id)).body).toHaveLength(before);
+  });
+
+  it('refuses a counterpart who left the deal with 403', async () => {
+    const own = await dealWithDealers(server, alice, carol);
+    await sent(carol, own.id, 'Before leaving');
+    const left = await server.put(`/api/deals/leave-deal-as-dealer/${own.id}`, { token: carol.token });
+    expect(left.status).toBe(200);
+    const response = await send(carol, { dealId: own.id, content: 'After leaving' });
+    expect(response.status).toBe(403);
+    expect(response.body).toEqual(participantsOnly);
+  });
+
+  it('answers 404 for a deal that does not exist', async () => {
+    const response = await send(alice, { dealId: 2_000_000_000, content: 'Anyone?' });
+    expect(response.status).toBe(404);
+    expect(response.body).toEqual(dealNotFound);
+  });
+
+  it('answers 401 without a valid token', async () => {
+    const response = await send(null, { dealId: deal.id, content: 'Who am I' });
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual(signInFirst);
+    const forged = await server.post('/api/messages/send', {
+      headers: { authorization: 'Bearer not.a.token' },
+      body: { dealId: deal.id, content: 'Who am I' },
+    });
+    expect(forged.status).toBe(401);
+    expect(forged.body).toEqual(signInFirst);
+  });
+
+  it('stores one message for a clientId sent twice, and both answers carry it', async () => {
+    const first = await send(alice, { dealId: deal.id, content: 'Sent once', clientId: 'retry-1' });
+    const retry = await send(alice, { dealId: deal.id, content: 'Sent once', clientId: 'retry-1' });
+    expect(first.status).toBe(201);
+    expect(retry.status).toBe(201);
+    expect(first.body.clientId).toBe('retry-1');
+    expect(retry.body).toEqual(first.body);
+    const stored = (await history(alice, deal.id, '?limit=100')).body.filter((m) => m.clientId === 'retry-1');
+    expect(stored).toEqual([first.body]);
+  });
+
+  it('stores one message when the same clientId arrives several times at once', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => send(bob, { dealId: deal.id, content: 'Raced', clientId: 'race_1' })),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual([201, 201, 201, 201, 201]);
+    expect(new Set(answers.map((answer) => answer.body.id)).size).toBe(1);
+    const stored = (await history(bob, deal.id, '?limit=100')).body.filter((m) => m.clientId === 'race_1');
+    expect(stored).toHaveLength(1);
+  });
+
+  it('keeps clientIds apart per sender and per deal', async () => {
+    const other = await dealWithDealers(server, alice, bob);
+    const fromAlice = await sent(alice, deal.id, 'Mine', 'shared-id');
+    const fromBob = await sent(bob, deal.id, 'Mine too', 'shared-id');
+    const elsewhere = await sent(alice, other.id, 'Other deal', 'shared-id');
+    expect(new Set([fromAlice.id, fromBob.id, elsewhere.id]).size).toBe(3);
+  });
+
+  it('announces a retried message once', async () => {
+    const socket = await clients.connect(bob.token);
+    const first = await sent(alice, deal.id, 'Announced once', 'announce-once');
+    await sent(alice, deal.id, 'Announced once', 'announce-once');
+    await socket.waitFor('message-updated', (event) => event.messageData.id === first.id);
+    await quietPeriod();
+    expect(
+      socket.all('message-updated', (event) => event.messageData.clientId === 'announce-once'),
+    ).toHaveLength(1);
+  });
+
+  it('answers sends racing the deal’s deletion with 201 or 404, never an error, and keeps none of them', async () => {
+    for (let round = 0; round < 5; round++) {
+      const doomed = await dealWithDealers(server, alice, bob);
+      const sends = Array.from({ length: 10 }, (_, i) =>
+        send(i % 2 ? bob : alice, { dealId: doomed.id, content: `racing ${i}` }),
+      );
+      const deletion = server.delete(`/api/deals/delete-deal/${doomed.id}`, { token: alice.token });
+      const answers = await Promise.all(sends);
+      expect((await deletion).status).toBe(200);
+      for (const answer of answers) {
+        expect([201, 404], JSON.stringify(answer.body)).toContain(answer.status);
+        if (answer.status === 404) expect(answer.body).toEqual(dealNotFound);
+      }
+      expect((await history(alice, doomed.id)).status).toBe(404);
+    }
+  });
+
+  it('answers a counterpart’s sends racing their leave with 201 or 403, and stores exactly the accepted ones', async () => {
+    const own = await dealWithDealers(server, alice, carol);
+    const sends = Array.from({ length: 10 }, (_, i) =>
+      send(carol, { dealId: own.id, content: `leaving ${i}` }),
+    );
+    const leave = server.put(`/api/deals/leave-deal-as-dealer/${own.id}`, { token: carol.token });
+    const answers = await Promise.all(sends);
+    expect((await leave).status).toBe(200);
+    for (const answer of answers) {
+      expect([201, 403], JSON.stringify(answer.body)).toContain(answer.status);
+    }
+    const stored = (await history(alice, own.id)).body.map((message) => message.id).sort((x, y) => x - y);
+    const accepted = answers.filter((answer) => answer.status === 201).map((answer) => answer.body.id);
+    expect(stored).toEqual(accepted.sort((x, y) => x - y));
+  });
+
+  it('refuses a malformed clientId with 400', async () => {
+    for (const clientId of ['', 'has space', 'x'.repeat(65), 'ünïcode', 'semi;colon', 42, null]) {
+      const response = await send(alice, { dealId: deal.id, content: 'hi', clientId });
+      expect(response.status, JSON.stringify(clientId)).toBe(400);
+      expect(errorOf(response).code).toBe('VALIDATION_FAILED');
+      expect(errorOf(response).fieldErrors).toHaveProperty('clientId');
+    }
+    expect((await sent(alice, deal.id, 'hi', 'A-z_0-9')).clientId).toBe('A-z_0-9');
+    expect((await sent(alice, deal.id, 'hi', 'x'.repeat(64))).clientId).toBe('x'.repeat(64));
+  });
+});
+
+describe('GET /api/messages/deal/{dealId}', () => {
+  /** A deal of alice and bob with 60 messages, "message 0" … "message 59". */
+  let chat: Deal;
+  let all: Message[];
+
+  beforeAll(async () => {
+    chat = await dealWithDealers(server, alice, bob);
+    all = [];
+    for (let i = 0; i < 60; i++) all.push(await sent(i % 2 ? bob : alice, chat.id, `message ${i}`));
+  });
+
+  const contents = (messages: Message[]) => messages.map((message) => message.content);
+  const range = (from: number, to: number) =>
+    Array.from({ length: to - from }, (_, index) => `message ${from + index}`);
+
+  it('answers the latest 50 messages, oldest first, each in full', async () => {
+    const response = await history(bob, chat.id);
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual(all.slice(10));
+    expect(contents(response.body)).toEqual(range(10, 60));
+    const times = response.body.map((message) => message.createdAt);
+    expect(times).toEqual([...times].sort());
+  });
+
+  it('pages back with the before cursor', async () => {
+    const latest = (await history(alice, chat.id)).body;
+    const older = await history(alice, chat.id, `?before=${latest[0]!.id}`);
+    expect(older.status).toBe(200);
+    expect(older.body).toEqual(all.slice(0, 10));
+    const oldest = await history(alice, chat.id, `?before=${older.body[0]!.id}`);
+    expect(oldest.body).toEqual([]);
+    const page = await history(alice, chat.id, `?before=${all[30]!.id}&limit=5`);
+    expect(contents(page.body)).toEqual(range(25, 30));
+  });
+
+  it('takes a limit from 1 to 100', async () => {
+    expect(contents((await history(alice, chat.id, '?limit=1')).body)).toEqual(['message 59']);
+    expect(contents((await history(alice, chat.id, '?limit=10')).body)).toEqual(range(50, 60));
+    expect((await history(alice, chat.id, '?limit=100')).body).toEqual(all);
+  });
+
+  it('refuses a limit or cursor out of bounds with 400', async () => {
+    for (const query of [
+      '?limit=0',
+      '?limit=101',
+      '?limit=-1',
+      '?limit=abc',
+      '?limit=1.5',
+      '?before=0',
+      '?before=abc',
+    ]) {
+      const response = await history(alice, chat.id, query);
+      expect(response.status, query).toBe(400);
+      expect(errorOf(response).code).toBe('VALIDATION_FAILED');
+    }
+  });
+
+  it('gives every participant the same history and an empty one for a quiet deal', async () => {
+    const asAlice = (await history(alice, deal.id, '?limit=100')).body;
+    expect((await history(bob, deal.id, '?limit=100')).body).toEqual(asAlice);
+    expect((await history(mia, deal.id, '?limit=100')).body).toEqual(asAlice);
+    const quiet = await createDeal(server, alice);
+    expect((await history(alice, quiet.id)).body).toEqual([]);
+  });
+
+  it('refuses a non-participant with 403, an unknown deal with 404, no token with 401', async () => {
+    expect((await history(carol, chat.id)).status).toBe(403);
+    expect((await history(carol, chat.id)).body).toEqual(participantsOnly);
+    expect((await history(mia, chat.id)).status).toBe(403);
+    const unknown = await history(alice, 2_000_000_000);
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual(dealNotFound);
+    const anonymous = await history(null, chat.id);
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body).toEqual(signInFirst);
+    expect((await server.get(`/api/messages/deal/abc`, { token: alice.token })).status).toBe(400);
+  });
+});

@@ -1,0 +1,82 @@
+import { type FormEvent, useId, useState } from 'react';
+import { defaultRequestMessage } from '../../../contract/deals';
+import { limits } from '../../../contract/limits';
+import type { User } from '../../../contract/users';
+import { Button } from '../../components/ui/button';
+import { Dialog } from '../../components/ui/dialog';
+import { Field, Textarea } from '../../components/ui/input';
+import { errorMessage } from '../../lib/api';
+import { notifyError, notifySuccess } from '../../lib/notify';
+import { useSendRequest } from './dealmaker-requests-api';
+
+type SendRequestDialogProps = {
+  dealId: number;
+  /** The user to ask; the dialog is open while there is one. */
+  receiver: User | null;
+  onClose: () => void;
+};
+
+/** 'Send Request to {username}': the message (pre-filled) and Cancel / Confirm & Send. */
+export function SendRequestDialog({ dealId, receiver, onClose }: SendRequestDialogProps) {
+  const formId = useId();
+  const send = useSendRequest({
+    onSuccess: () => {
+      notifySuccess('Request sent successfully!');
+      onClose();
+    },
+    onError: (error) => notifyError(errorMessage(error, 'Failed to send request')),
+  });
+
+  return (
+    <Dialog
+      open={receiver !== null}
+      onOpenChange={(open) => {
+        if (!open) onClose();
+      }}
+      title={receiver ? `Send Request to ${receiver.username}` : 'Send Request'}
+      description={receiver?.full_name || undefined}
+      size="md"
+      footer={
+        <>
+          <Button variant="outline" onClick={onClose} disabled={send.isPending}>
+            Cancel
+          </Button>
+          <Button type="submit" form={formId} loading={send.isPending}>
+            Confirm &amp; Send
+          </Button>
+        </>
+      }
+    >
+      {receiver && (
+        <MessageForm
+          id={formId}
+          onSubmit={(message) => send.mutate({ dealId, receiverUsername: receiver.username, message })}
+        />
+      )}
+    </Dialog>
+  );
+}
+
+function MessageForm({ id, onSubmit }: { id: string; onSubmit: (message: string) => void }) {
+  const [message, setMessage] = useState(defaultRequestMessage);
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    onSubmit(message.trim() || defaultRequestMessage);
+  };
+  return (
+    <form id={id} onSubmit={submit}>
+      <Field label="Message" hint={`${message.length}/${limits.requestMessage.max}`}>
+        {(control) => (
+          <Textarea
+            {...control}
+            name="message"
+            rows={5}
+            maxLength={limits.requestMessage.max}
+            value={message}
+            onChange={(event) => setMessage(event.target.value)}
+          />
+        )}
+      </Field>
+    </form>
+  );
+}

@@ -1,0 +1,138 @@
+import { type FormEvent, useId, useState } from 'react';
+import type { Deal } from '../../../contract/deals';
+import { Alert } from '../../components/ui/alert';
+import { Button } from '../../components/ui/button';
+import { Dialog } from '../../components/ui/dialog';
+import { Field, Input } from '../../components/ui/input';
+import { ApiError } from '../../lib/api';
+import { formatMoney } from '../../lib/money';
+import { dealTexts, type ShowFlash, success } from './deal-flash';
+import { useCreateBid, useUpdateBid } from './deals-api';
+
+type BidDialogProps = {
+  /** The deal to bid on; the dialog is open while there is one. */
+  deal: Deal | null;
+  onClose: () => void;
+  onFlash: ShowFlash;
+};
+
+/** The bid modal: one price field, titled Bid as Dealmaker for a new bid or Update Bid for the viewer's own. */
+export function BidDialog({ deal, onClose, onFlash }: BidDialogProps) {
+  const formId = useId();
+  const create = useCreateBid({
+    onSuccess: () => {
+      onClose();
+      onFlash(success(dealTexts.bidCreated));
+    },
+  });
+  const update = useUpdateBid({
+    onSuccess: () => {
+      onClose();
+      onFlash(success(dealTexts.bidUpdated));
+    },
+  });
+  const updating = !!deal?.my_bid;
+  const mutation = updating ? update : create;
+
+  return (
+    <Dialog
+      open={deal !== null}
+      onOpenChange={(open) => {
+        if (open) return;
+        create.reset();
+        update.reset();
+        onClose();
+      }}
+      title={updating ? 'Update Bid' : 'Bid as Dealmaker'}
+      description={
+        deal ? (
+          <>
+            {deal.title} · budget {formatMoney(deal.budget)}
+          </>
+        ) : undefined
+      }
+      size="sm"
+      footer={
+        <>
+          <Button variant="outline" onClick={onClose} disabled={mutation.isPending}>
+            Cancel
+          </Button>
+          <Button type="submit" form={formId} loading={mutation.isPending}>
+            {mutation.isPending ? 'Saving...' : updating ? 'Update Bid' : 'Place Bid'}
+          </Button>
+        </>
+      }
+    >
+      {deal && (
+        <BidForm
+          id={formId}
+          initialPrice={deal.my_bid ? String(deal.my_bid.price) : ''}
+          error={mutation.error}
+          onSubmit={(price) => {
+            if (deal.my_bid) update.mutate({ bidId: deal.my_bid.id, price });
+            else create.mutate({ dealId: deal.id, price });
+          }}
+        />
+      )}
+    </Dialog>
+  );
+}
+
+function BidForm({
+  id,
+  initialPrice,
+  error,
+  onSubmit,
+}: {
+  id: string;
+  initialPrice: string;
+  error: Error | null;
+  onSubmit: (price: number) => void;
+}) {
+  const [price, setPrice] = useState(initialPrice);
+  const [problem, setProblem] = useState<string | null>(null);
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const value = Number(price);
+    if (price.trim() === '' || !Number.isFinite(value)) {
+      setProblem('Price must be a number');
+      return;
+    }
+    setProblem(null);
+    onSubmit(value);
+  };
+
+  const fieldErrors = error instanceof ApiError ? (error.fieldErrors ?? {}) : {};
+
+  return (
+    <form id={id} onSubmit={submit} className="space-y-4">
+      {error && (
+        <Alert variant="error" detail={error instanceof ApiError ? error.serverMessage : undefined}>
+          {dealTexts.bidFailed}
+        </Alert>
+      )}
+      <Field
+        label="Price ($)"
+        hint="What you ask for making this deal happen."
+        error={problem ?? fieldErrors.price}
+      >
+        {(control) => (
+          <Input
+            {...control}
+            name="price"
+            type="number"
+            inputMode="decimal"
+            required
+            min={0.01}
+            step={0.01}
+            autoFocus
+            value={price}
+            onChange={(event) => setPrice(event.target.value)}
+            placeholder="1000.00"
+          />
+        )}
+      </Field>
+    </form>
+  );
+}

@@ -1,0 +1,150 @@
+import { type FormEvent, useId, useState } from 'react';
+import { limits } from '../../../contract/limits';
+import { Alert } from '../../components/ui/alert';
+import { Button } from '../../components/ui/button';
+import { Dialog } from '../../components/ui/dialog';
+import { Field, Input, Textarea } from '../../components/ui/input';
+import { ApiError } from '../../lib/api';
+import { dealTexts, type ShowFlash, success } from './deal-flash';
+import { useCreateDeal } from './deals-api';
+
+type CreateDealDialogProps = {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  onFlash: ShowFlash;
+};
+
+/** The Create Deal modal: title, description, budget and timeline, all required. */
+export function CreateDealDialog({ open, onOpenChange, onFlash }: CreateDealDialogProps) {
+  const formId = useId();
+  const create = useCreateDeal({
+    onSuccess: () => {
+      onOpenChange(false);
+      onFlash(success(dealTexts.created));
+    },
+  });
+
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => {
+        if (!next) create.reset();
+        onOpenChange(next);
+      }}
+      title="Create Deal"
+      description="Describe what you need; dealers and dealmakers will find it on the Deals page."
+      size="lg"
+      footer={
+        <>
+          <Button variant="outline" onClick={() => onOpenChange(false)} disabled={create.isPending}>
+            Cancel
+          </Button>
+          <Button type="submit" form={formId} loading={create.isPending}>
+            {create.isPending ? 'Creating...' : 'Create Deal'}
+          </Button>
+        </>
+      }
+    >
+      <CreateDealForm id={formId} create={create} />
+    </Dialog>
+  );
+}
+
+type Values = { title: string; description: string; budget: string; timeline: string };
+const empty: Values = { title: '', description: '', budget: '', timeline: '' };
+
+function CreateDealForm({ id, create }: { id: string; create: ReturnType<typeof useCreateDeal> }) {
+  const [values, setValues] = useState<Values>(empty);
+  const [budgetProblem, setBudgetProblem] = useState<string | null>(null);
+  const set = (field: keyof Values) => (event: { target: { value: string } }) =>
+    setValues((current) => ({ ...current, [field]: event.target.value }));
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const budget = Number(values.budget);
+    if (values.budget.trim() === '' || !Number.isFinite(budget)) {
+      setBudgetProblem('Budget must be a number');
+      return;
+    }
+    setBudgetProblem(null);
+    create.mutate({
+      title: values.title.trim(),
+      description: values.description.trim(),
+      budget,
+      timeline: values.timeline.trim(),
+    });
+  };
+
+  const fieldErrors = create.error instanceof ApiError ? (create.error.fieldErrors ?? {}) : {};
+
+  return (
+    <form id={id} onSubmit={submit} className="space-y-5">
+      {create.isError && (
+        <Alert
+          variant="error"
+          detail={create.error instanceof ApiError ? create.error.serverMessage : undefined}
+        >
+          {dealTexts.createFailed}
+        </Alert>
+      )}
+      <Field label="Title" error={fieldErrors.title}>
+        {(control) => (
+          <Input
+            {...control}
+            name="title"
+            required
+            maxLength={limits.deal.title.max}
+            value={values.title}
+            onChange={set('title')}
+            placeholder="e.g. Distribution partner for organic coffee"
+          />
+        )}
+      </Field>
+      <Field label="Description" error={fieldErrors.description}>
+        {(control) => (
+          <Textarea
+            {...control}
+            name="description"
+            required
+            rows={4}
+            maxLength={limits.deal.description.max}
+            value={values.description}
+            onChange={set('description')}
+            placeholder="What is the deal about, and what are you looking for?"
+          />
+        )}
+      </Field>
+      <div className="grid gap-5 sm:grid-cols-2">
+        <Field label="Budget ($)" error={budgetProblem ?? fieldErrors.budget}>
+          {(control) => (
+            <Input
+              {...control}
+              name="budget"
+              type="number"
+              inputMode="decimal"
+              required
+              min={0.01}
+              step={0.01}
+              value={values.budget}
+              onChange={set('budget')}
+              placeholder="5000.00"
+            />
+          )}
+        </Field>
+        <Field label="Timeline" error={fieldErrors.timeline}>
+          {(control) => (
+            <Input
+              {...control}
+              name="timeline"
+              required
+              maxLength={limits.deal.timeline.max}
+              value={values.timeline}
+              onChange={set('timeline')}
+              placeholder="e.g. 3 months"
+            />
+          )}
+        </Field>
+      </div>
+    </form>
+  );
+}

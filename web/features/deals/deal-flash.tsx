@@ -1,0 +1,43 @@
+import { Alert } from '../../components/ui/alert';
+import { ApiError } from '../../lib/api';
+
+/** The Deals page's result messages (spec §8 Deals page). */
+export const dealTexts = {
+  created: 'Deal created successfully!',
+  createFailed: 'Failed to create deal.',
+  joined: 'Joined deal successfully!',
+  joinFailed: 'Failed to join deal.',
+  left: 'Left deal successfully!',
+  leaveFailed: 'Failed to leave deal.',
+  deleted: 'Deal deleted successfully!',
+  deleteFailed: 'Failed to delete deal.',
+  bidUpdated: 'Bid updated successfully!',
+  bidCreated: 'Bid created successfully!',
+  bidFailed: 'Failed to create/update bid.',
+  bidDeleted: 'Bid deleted successfully!',
+  bidDeleteFailed: 'Failed to delete bid.',
+} as const;
+
+/** A message in the flash strip: the screen's own text, and for a refusal the server's reason under it. */
+export type Flash = { variant: 'success' | 'error'; text: string; detail?: string };
+
+export type ShowFlash = (flash: Flash) => void;
+
+/** How long a flash message stays. */
+export const flashDurationMs = 5000;
+
+export const success = (text: string): Flash => ({ variant: 'success', text });
+
+export function failure(text: string, error: unknown): Flash {
+  const detail = error instanceof ApiError ? error.serverMessage : undefined;
+  return { variant: 'error', text, detail: detail && detail !== text ? detail : undefined };
+}
+
+export function FlashStrip({ flash, className }: { flash: Flash | null; className?: string }) {
+  if (!flash) return null;
+  return (
+    <Alert variant={flash.variant} detail={flash.detail} className={className}>
+      {flash.text}
+    </Alert>
+  );
+}

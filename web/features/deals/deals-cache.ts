@@ -1,0 +1,208 @@
+import type { InfiniteData, QueryClient } from '@tanstack/react-query';
+import type { Deal } from '../../../contract/deals';
+
+/**
+ * The one place that knows where deals live in the query cache: the query keys, and the functions
+ * that patch every cached copy of a deal at once (after a call of this user, or — later — when the
+ * realtime layer hears of a change). Every list is ordered newest first (by id), as the API answers.
+ */
+
+/** A page of the deals list (GET /deals/all[/keyword]?limit&before). */
+export type DealPage = {
+  deals: Deal[];
+  /** The cursor for the next page (the id of the server's last deal of this page), or none at the end. */
+  nextBefore: number | undefined;
+};
+export type DealListData = InfiniteData<DealPage, number | undefined>;
+
+export const dealsPageSize = 24;
+
+export const dealQueryKeys = {
+  /** Everything about deals: invalidating it reloads every list, deal and bid list. */
+  all: ['deals'] as const,
+  /** Every deals list, whatever its keyword. */
+  lists: () => ['deals', 'list'] as const,
+  /** The deals list for a keyword ('' = all deals). */
+  list: (keyword: string) => ['deals', 'list', keyword] as const,
+  /** GET /deals/my-deals: deals the viewer created or joined. */
+  mine: () => ['deals', 'mine'] as const,
+  /** GET /deals/dealmaker-deals: deals the viewer is the dealmaker of. */
+  dealmaker: () => ['deals', 'dealmaker'] as const,
+  /** GET /deals/{id}; also the prefix of everything that belongs to that deal. */
+  detail: (dealId: number) => ['deals', 'detail', dealId] as const,
+  /** GET /bidding/deal/{dealId}. */
+  bids: (dealId: number) => ['deals', 'detail', dealId, 'bids'] as const,
+};
+
+/**
+ * Where a deal comes from. 'viewer': the API's answer to this user, `my_bid` included.
+ * 'broadcast': public fields only (`my_bid` is always null), so the cached `my_bid` is kept.
+ */
+export type DealSource = 'viewer' | 'broadcast';
+
+export type UpsertOptions = {
+  source?: DealSource;
+  /**
+   * The signed-in user's username. With it, the deal also enters or leaves "my deals" and
+   * "dealmaker deals" as the viewer's part in it changes; without it, only copies already there change.
+   */
+  viewer?: string | null;
+};
+
+export const sameUser = (a: string | null | undefined, b: string | null | undefined) =>
+  !!a && !!b && a.toLowerCase() === b.toLowerCase();
+
+/** The cached copy replaced by the incoming one, keeping what the incoming copy cannot know. */
+export function mergeDeal(cached: Deal | undefined, incoming: Deal, source: DealSource): Deal {
+  if (source === 'broadcast' && cached) return { ...incoming, my_bid: cached.my_bid };
+  return incoming;
+}
+
+/** Whether the server's keyword search (title or description contains it, any case) would list the deal. */
+export function matchesKeyword(deal: Pick<Deal, 'title' | 'description'>, keyword: string): boolean {
+  const needle = keyword.trim().toLowerCase();
+  if (!needle) return true;
+  return deal.title.toLowerCase().includes(needle) || deal.description.toLowerCase().includes(needle);
+}
+
+/** Inserts a deal into a newest-first list, before the first older one. */
+function insertByIdDesc(deals: Deal[], deal: Deal): Deal[] {
+  const index = deals.findIndex((other) => other.id < deal.id);
+  return index === -1 ? [...deals, deal] : [...deals.slice(0, index), deal, ...deals.slice(index)];
+}
+
+/**
+ * A paged list with the deal patched in. A deal the list does not hold yet goes in at its place
+ * when `insert` allows it and that place lies within the pages loaded so far (an older deal
+ * arrives with a later page instead).
+ */
+export function upsertInPages(
+  data: DealListData,
+  deal: Deal,
+  options: { source: DealSource; insert: boolean },
+): DealListData {
+  let found = false;
+  const pages = data.pages.map((page) => {
+    if (!page.deals.some((other) => other.id === deal.id)) return page;
+    found = true;
+    return {
+      ...page,
+      deals: page.deals.map((other) =>
+        other.id === deal.id ? mergeDeal(other, deal, options.source) : other,
+      ),
+    };
+  });
+  if (found) return { ...data, pages };
+  if (!options.insert || pages.length === 0) return data;
+
+  const incoming = mergeDeal(undefined, deal, options.source);
+  const pageIndex = pages.findIndex((page) => page.deals.some((other) => other.id < deal.id));
+  if (pageIndex !== -1) {
+    const page = pages[pageIndex]!;
+    pages[pageIndex] = { ...page, deals: insertByIdDesc(page.deals, incoming) };
+    return { ...data, pages };
+  }
+  // Older than everything loaded: it belongs here only if the whole list is loaded.
+  const lastIndex = pages.length - 1;
+  const last = pages[lastIndex]!;
+  if (last.nextBefore !== undefined) return data;
+  pages[lastIndex] = { ...last, deals: [...last.deals, incoming] };
+  return { ...data, pages };
+}
+
+/** A paged list without the deal. */
+export function removeFromPages(data: DealListData, dealId: number): DealListData {
+  if (!data.pages.some((page) => page.deals.some((deal) => deal.id === dealId))) return data;
+  return {
+    ...data,
+    pages: data.pages.map((page) => ({ ...page, deals: page.deals.filter((deal) => deal.id !== dealId) })),
+  };
+}
+
+/**
+ * A plain list with the deal patched in. `belongs`: whether the deal should be in it now (true:
+ * replaced or inserted, false: removed); undefined when that is unknown (only an existing copy changes).
+ */
+export function upsertInList(
+  list: Deal[],
+  deal: Deal,
+  options: { source: DealSource; belongs: boolean | undefined },
+): Deal[] {
+  const cached = list.find((other) => other.id === deal.id);
+  if (options.belongs === false) return cached ? list.filter((other) => other.id !== deal.id) : list;
+  if (cached)
+    return list.map((other) => (other.id === deal.id ? mergeDeal(other, deal, options.source) : other));
+  return options.belongs ? insertByIdDesc(list, mergeDeal(undefined, deal, options.source)) : list;
+}
+
+/** The keyword a cached list was loaded for (its key is ['deals', 'list', keyword]). */
+function keywordOf(queryKey: readonly unknown[]): string {
+  return typeof queryKey[2] === 'string' ? queryKey[2] : '';
+}
+
+const isDealer = (deal: Deal, username: string) =>
+  sameUser(deal.dealer_creator, username) || sameUser(deal.dealer_joined, username);
+
+/**
+ * Puts a new or changed deal into every cached place it shows: the deals lists (a new deal enters
+ * the lists whose keyword it matches), my deals, dealmaker deals, and the deal itself.
+ */
+export function upsertDealInCaches(queryClient: QueryClient, deal: Deal, options: UpsertOptions = {}) {
+  const source = options.source ?? 'broadcast';
+  const viewer = options.viewer ?? null;
+
+  for (const [queryKey, data] of queryClient.getQueriesData<DealListData>({
+    queryKey: dealQueryKeys.lists(),
+  })) {
+    if (!data) continue;
+    const insert = matchesKeyword(deal, keywordOf(queryKey));
+    queryClient.setQueryData<DealListData>(queryKey, upsertInPages(data, deal, { source, insert }));
+  }
+
+  queryClient.setQueryData<Deal[]>(dealQueryKeys.mine(), (list) =>
+    list ? upsertInList(list, deal, { source, belongs: viewer ? isDealer(deal, viewer) : undefined }) : list,
+  );
+  queryClient.setQueryData<Deal[]>(dealQueryKeys.dealmaker(), (list) =>
+    list
+      ? upsertInList(list, deal, { source, belongs: viewer ? sameUser(deal.dealmaker, viewer) : undefined })
+      : list,
+  );
+
+  const cached = queryClient.getQueryData<Deal>(dealQueryKeys.detail(deal.id));
+  // A broadcast never creates the entry: it cannot tell the viewer's own bid.
+  if (cached || source === 'viewer') {
+    queryClient.setQueryData<Deal>(dealQueryKeys.detail(deal.id), mergeDeal(cached, deal, source));
+  }
+}
+
+/** Takes a deleted deal out of every cached list; an open detail view reloads (and finds it gone). */
+export function removeDealFromCaches(queryClient: QueryClient, dealId: number) {
+  for (const [queryKey, data] of queryClient.getQueriesData<DealListData>({
+    queryKey: dealQueryKeys.lists(),
+  })) {
+    if (data) queryClient.setQueryData<DealListData>(queryKey, removeFromPages(data, dealId));
+  }
+  for (const key of [dealQueryKeys.mine(), dealQueryKeys.dealmaker()]) {
+    queryClient.setQueryData<Deal[]>(key, (list) => list?.filter((deal) => deal.id !== dealId));
+  }
+  queryClient.removeQueries({ queryKey: dealQueryKeys.detail(dealId), type: 'inactive' });
+  void queryClient.invalidateQueries({ queryKey: dealQueryKeys.detail(dealId) });
+}
+
+/** Sets the viewer's own bid on a deal (after placing, changing or deleting it) in every cached copy. */
+export function setMyBidInCaches(queryClient: QueryClient, dealId: number, myBid: Deal['my_bid']) {
+  const patch = (deal: Deal) => (deal.id === dealId ? { ...deal, my_bid: myBid } : deal);
+  for (const [queryKey, data] of queryClient.getQueriesData<DealListData>({
+    queryKey: dealQueryKeys.lists(),
+  })) {
+    if (!data?.pages.some((page) => page.deals.some((deal) => deal.id === dealId))) continue;
+    queryClient.setQueryData<DealListData>(queryKey, {
+      ...data,
+      pages: data.pages.map((page) => ({ ...page, deals: page.deals.map(patch) })),
+    });
+  }
+  for (const key of [dealQueryKeys.mine(), dealQueryKeys.dealmaker()]) {
+    queryClient.setQueryData<Deal[]>(key, (list) => list?.map(patch));
+  }
+  queryClient.setQueryData<Deal>(dealQueryKeys.detail(dealId), (deal) => (deal ? patch(deal) : deal));
+}

@@ -1,0 +1,48 @@
+import { centsToDollars, formatCents } from '../../../contract/money';
+import { signedAmount, type WalletTransaction } from '../../../contract/wallet';
+import { formatMoney } from '../../lib/money';
+
+/** A Transaction History row's text: its description, or its type in words ('escrow_lock' → 'escrow lock'). */
+export function transactionLabel(transaction: Pick<WalletTransaction, 'description' | 'type'>): string {
+  return transaction.description.trim() || transaction.type.replace(/_/g, ' ');
+}
+
+/** Whether the row brought money in (deposit, escrow_refund, payment_received) or took it out. */
+export function transactionDirection(transaction: Pick<WalletTransaction, 'type' | 'amount'>): 'in' | 'out' {
+  return signedAmount(transaction) < 0 ? 'out' : 'in';
+}
+
+/** '+$10.00' or '-$10.00'. */
+export function formatTransactionAmount(transaction: Pick<WalletTransaction, 'type' | 'amount'>): string {
+  const direction = transactionDirection(transaction);
+  return `${direction === 'in' ? '+' : '-'}${formatMoney(Math.abs(transaction.amount))}`;
+}
+
+export const invalidAmountMessage = 'Please enter a valid amount';
+
+export type AmountCheck = { ok: true; cents: number; amount: number } | { ok: false; error: string };
+
+const amountPattern = /^(?:(\d+)(?:\.(\d{0,2}))?|\.(\d{1,2}))$/;
+
+/**
+ * What the user typed in an Amount ($) field, checked the way the server will: a positive number
+ * of dollars with at most 2 decimals (spec §5: minimum 0.01, step 0.01), at most `maxCents`.
+ */
+export function checkAmount(
+  input: string,
+  bounds: { maxCents: number; tooMuch: (maxCents: number) => string },
+): AmountCheck {
+  const match = amountPattern.exec(input.trim());
+  if (!match) return { ok: false, error: invalidAmountMessage };
+  const whole = match[1] ?? '0';
+  const fraction = (match[2] ?? match[3] ?? '').padEnd(2, '0');
+  const cents = Number(whole) * 100 + Number(fraction);
+  if (!Number.isSafeInteger(cents) || cents < 1) return { ok: false, error: invalidAmountMessage };
+  if (cents > bounds.maxCents) return { ok: false, error: bounds.tooMuch(bounds.maxCents) };
+  return { ok: true, cents, amount: centsToDollars(cents) };
+}
+
+/** '$12.50' as the success messages write it (no thousands separator, like the server's messages). */
+export function plainDollars(cents: number): string {
+  return `$${formatCents(cents)}`;
+}

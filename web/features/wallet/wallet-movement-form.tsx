@@ -1,0 +1,124 @@
+import { type FormEvent, useState } from 'react';
+import { formatCents } from '../../../contract/money';
+import type { WalletMovementResponse } from '../../../contract/wallet';
+import { Alert } from '../../components/ui/alert';
+import { Button } from '../../components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
+import { Field, Input } from '../../components/ui/input';
+import { errorMessage } from '../../lib/api';
+import { useTimedMessage } from '../../lib/use-timed-message';
+import { useIdempotencyKeys } from './idempotency-key';
+import { type MovementKind, useWalletMovement } from './wallet-api';
+import { checkAmount, plainDollars } from './wallet-format';
+
+/** Success messages stay 5 seconds (spec §9). */
+const successDurationMs = 5000;
+
+export type WalletMovementFormProps = {
+  kind: MovementKind;
+  title: string;
+  description: string;
+  submitLabel: string;
+  /** The most this form accepts, in cents; null while unknown (the form waits). */
+  maxCents: number | null;
+  /** The message for an amount above maxCents. */
+  tooMuch: (maxCents: number) => string;
+  hint: string;
+  success: (answer: WalletMovementResponse, cents: number) => string;
+  failure: string;
+};
+
+/** An Amount ($) field and its button: Deposit Money, or Withdraw Money. */
+export function WalletMovementForm({
+  kind,
+  title,
+  description,
+  submitLabel,
+  maxCents,
+  tooMuch,
+  hint,
+  success,
+  failure,
+}: WalletMovementFormProps) {
+  const [value, setValue] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const [failed, setFailed] = useState<string | null>(null);
+  const [done, showDone] = useTimedMessage<string>(successDurationMs);
+  const keys = useIdempotencyKeys();
+  const move = useWalletMovement(kind);
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (move.isPending || maxCents === null) return;
+    const check = checkAmount(value, { maxCents, tooMuch });
+    if (!check.ok) {
+      setProblem(check.error);
+      return;
+    }
+    setProblem(null);
+    setFailed(null);
+    showDone(null);
+    const action = `${kind}:${check.cents}`;
+    move.mutate(
+      { amount: check.amount, idempotencyKey: keys.keyFor(action) },
+      {
+        onSuccess: (answer) => {
+          keys.succeeded(action);
+          setValue('');
+          showDone(success(answer, check.cents));
+        },
+        onError: (error) => {
+          console.error(`Wallet ${kind} failed`, error);
+          setFailed(errorMessage(error, failure));
+        },
+      },
+    );
+  };
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>{title}</CardTitle>
+        <CardDescription>{description}</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <form onSubmit={submit} noValidate className="space-y-4">
+          <Field label="Amount ($)" hint={hint} error={problem ?? undefined}>
+            {(control) => (
+              <Input
+                {...control}
+                name="amount"
+                type="number"
+                inputMode="decimal"
+                min={0.01}
+                step={0.01}
+                max={maxCents === null ? undefined : formatCents(maxCents)}
+                placeholder="0.00"
+                value={value}
+                onChange={(event) => {
+                  setValue(event.target.value);
+                  setProblem(null);
+                }}
+              />
+            )}
+          </Field>
+          <Button
+            type="submit"
+            className="w-full"
+            disabled={value.trim() === '' || maxCents === null}
+            loading={move.isPending}
+          >
+            {move.isPending ? 'Processing...' : submitLabel}
+          </Button>
+          {done && <Alert variant="success">{done}</Alert>}
+          {failed && <Alert variant="error">{failed}</Alert>}
+        </form>
+      </CardContent>
+    </Card>
+  );
+}
+
+export const depositSuccess = (_answer: WalletMovementResponse, cents: number) =>
+  `Successfully deposited ${plainDollars(cents)}`;
+export const withdrawSuccess = (_answer: WalletMovementResponse, cents: number) =>
+  `Successfully withdrew ${plainDollars(cents)}`;
