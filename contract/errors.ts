@@ -20,6 +20,7 @@ export const errorCodes = {
   rateLimited: 'RATE_LIMITED',
   insufficientFunds: 'INSUFFICIENT_FUNDS',
   idempotencyMismatch: 'IDEMPOTENCY_KEY_REUSED',
+  unavailable: 'UNAVAILABLE',
   internal: 'INTERNAL_ERROR',
 } as const;
 export type ErrorCode = (typeof errorCodes)[keyof typeof errorCodes];

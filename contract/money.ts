@@ -16,7 +16,7 @@ export function dollarsToCents(value: number): number | null {
   return Number.isSafeInteger(cents) ? cents : null;
 }
 
-/** Cents → dollars as a JSON number (exact for every cents value below 2^53). */
+/** Cents → dollars as a JSON number (exact for every value up to 10^15 cents, far beyond any allowed amount). */
 export function centsToDollars(cents: number): number {
   return Number(formatCents(cents));
 }

@@ -71,5 +71,5 @@ export const userSearchQuerySchema = z.object({
 });
 export const publicInfoQuerySchema = z.object({
   keyword: z.string().trim().max(limits.searchQuery.max).optional().default(''),
-  dealId: z.coerce.number().int().positive().optional(),
+  dealId: z.coerce.number().int().positive().max(2_147_483_647).optional(),
 });

@@ -20,7 +20,7 @@ import { limits } from '../contract/limits';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { registerRoutes } from './features/routes';
-import { registerErrorHandling } from './lib/http-errors';
+import { refuseNulCharacters, registerErrorHandling } from './lib/http-errors';
 import { createMailer, type Mailer } from './lib/mail';
 import { attachRealtime } from './realtime/socket-server';
 import { createServices, type Services } from './services';
@@ -55,11 +55,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Idle keep-alive sockets close at once on shutdown; in-flight requests still finish.
     forceCloseConnections: 'idle',
     trustProxy: config.trustProxy,
-    routerOptions: { ignoreTrailingSlash: true },
+    // Long path parameters (a search keyword) reach the route's own validation instead of a bare 414.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  refuseNulCharacters(app);
 
   const mailer = options.mailer ?? createMailer({ ...config, from: config.mailFrom, log: app.log });
   const services = await createServices({ config, db: database.db, mailer, log: app.log });

@@ -77,6 +77,9 @@ export function registerErrorHandling(app: FastifyInstance) {
         .status(500)
         .send({ message: 'Something went wrong. Please try again.', code: errorCodes.internal });
     }
+    const databaseRefusal = describeDatabaseInputError(error);
+    if (databaseRefusal)
+      return reply.status(400).send({ message: databaseRefusal, code: errorCodes.validation });
     const known = error.code ? fastifyClientErrors[error.code] : undefined;
     if (known) return reply.status(known.status).send({ message: known.message, code: known.code });
     if (error.statusCode === 429) {
@@ -101,4 +104,35 @@ function describeIssue(path: string, message: string, context: string | undefine
     return field ? `${field}: ${message}` : `Invalid ${context ?? 'request'}: ${message}`;
   }
   return message;
+}
+
+/**
+ * PostgreSQL text cannot hold NUL characters: any request carrying one in its
+ * body, query or path is refused in one place instead of failing in the database.
+ */
+export function refuseNulCharacters(app: FastifyInstance) {
+  app.addHook('preValidation', async (request) => {
+    if (request.url.includes('%00') || containsNul(request.body) || containsNul(request.query)) {
+      throw new AppError(400, errorCodes.validation, 'Text may not contain NUL characters.');
+    }
+  });
+}
+
+function containsNul(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (depth > 20 || value === null || typeof value !== 'object') return false;
+  if (Buffer.isBuffer(value)) return false;
+  return Object.values(value).some((item) => containsNul(item, depth + 1));
+}
+
+/** Input the database refused (a number out of range, text it cannot store): the caller's mistake, so a 400. */
+function describeDatabaseInputError(error: unknown): string | null {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 5; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (code === '22003') return 'A number in the request is out of range.';
+    if (code === '22021' || code === '22P05') return 'Text contains characters that cannot be stored.';
+    current = (current as { cause?: unknown }).cause;
+  }
+  return null;
 }

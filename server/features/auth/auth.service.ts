@@ -215,7 +215,7 @@ export class AuthService {
       await this.mailer.send(mail);
     } catch (error) {
       this.log.error({ err: error, to: mail.to }, 'sending mail failed');
-      throw new AppError(503, errorCodes.internal, 'Could not send the email. Please try again later.');
+      throw new AppError(503, errorCodes.unavailable, 'Could not send the email. Please try again later.');
     }
   }
 }

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorBodySchema } from '../../../contract/errors';
+import { errorBodySchema, errorCodes } from '../../../contract/errors';
 
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -18,7 +18,7 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
         await app.services.db.execute(sql`select 1`);
         return { status: 'ok' as const };
       } catch {
-        return reply.status(503).send({ message: 'The database is not answering.', code: 'UNAVAILABLE' });
+        return reply.status(503).send({ message: 'The database is not answering.', code: errorCodes.unavailable });
       }
     },
   );

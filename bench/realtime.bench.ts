@@ -1,0 +1,427 @@
+/**
+ * Deal chat fan-out: messages per second and delivery latency (HTTP send →
+ * receipt by every socket of every participant), next to a bare Socket.IO
+ * server relaying the same fan-out (no HTTP, no auth, no database) measured in
+ * the same run, so the ratios mean something on a noisy machine.
+ *
+ *   node --import tsx bench/realtime.bench.ts
+ *
+ * One instance on the embedded database; with DATABASE_URL and REDIS_URL also
+ * two instances sharing PostgreSQL and Redis (against two bare servers joined
+ * by the same Redis adapter). Fixed seed, loopback only, well under a minute.
+ * Servers and clients share this process (and its event loop), in both the
+ * measured and the baseline runs.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { createAdapter } from '@socket.io/redis-adapter';
+import { Redis } from 'ioredis';
+import { Server } from 'socket.io';
+import { io as connect, type Socket } from 'socket.io-client';
+import type { Message } from '../contract/messages';
+import type { ServerEvents } from '../contract/realtime';
+import { type Database, openDatabase } from '../server/db/client';
+import { deals, users } from '../server/db/schema';
+import { TokenSigner } from '../server/features/auth/tokens';
+import { startTestServer, type TestServer } from '../server/test/harness';
+import { withAdmin, withDatabase } from '../server/test/test-database';
+
+const seed = 42;
+const dealCount = 100;
+/** Creator, counterpart and dealmaker: a deal has no more participants. */
+const participantsPerDeal = 3;
+/** Share of participants with a second socket (a second tab). */
+const secondSocketShare = 0.5;
+/** Messages in flight at once (each waits for its full fan-out before the next). */
+const inFlight = 16;
+const warmupMs = 500;
+const measureMs = 4_000;
+const deliveryTimeoutMs = 10_000;
+const jwtSecret = 'realtime-bench-secret-0123456789-abcdef';
+const userCount = dealCount * participantsPerDeal;
+
+/** Small seeded PRNG (mulberry32): the same workload on every run. */
+function random(seedValue: number) {
+  let state = seedValue >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const rng = random(seed);
+/** Sockets per user (index = user index), and the planned messages: which deal, which participant sends. */
+const socketsPerUser = Array.from({ length: userCount }, () => (rng() < secondSocketShare ? 2 : 1));
+const plan = Array.from({ length: 100_000 }, () => ({
+  deal: Math.floor(rng() * dealCount),
+  sender: Math.floor(rng() * participantsPerDeal),
+}));
+const socketCount = socketsPerUser.reduce((sum, count) => sum + count, 0);
+const participantsOf = (deal: number) =>
+  Array.from({ length: participantsPerDeal }, (_, role) => deal * participantsPerDeal + role);
+const socketsOfDeal = (deal: number) =>
+  participantsOf(deal).reduce((sum, user) => sum + socketsPerUser[user]!, 0);
+
+/** What a run needs from a system under test. */
+type Target = {
+  urls: string[];
+  /** Handshake auth of a user's sockets. */
+  auth(user: number): Record<string, unknown>;
+  /** Sends one message; resolves when the sender's call is answered. */
+  send(worker: number, deal: number, sender: number, clientId: string): Promise<void>;
+  close(): Promise<void>;
+};
+
+type Result = { messagesPerSecond: number; p50: number; p99: number; delivered: number; lost: number };
+
+async function connectAll(target: Target) {
+  const sockets: Socket[] = [];
+  const pending = new Map<string, { remaining: number; done: () => void }>();
+  const users = Array.from({ length: userCount }, (_, user) => user);
+  for (let from = 0; from < users.length; from += 50) {
+    await Promise.all(
+      users.slice(from, from + 50).flatMap((user) =>
+        Array.from({ length: socketsPerUser[user]! }, async (_, copy) => {
+          const socket = connect(target.urls[(user + copy) % target.urls.length]!, {
+            transports: ['websocket'],
+            auth: target.auth(user),
+            reconnection: false,
+            forceNew: true,
+          });
+          await new Promise<void>((resolve, reject) => {
+            socket.once('connect', resolve);
+            socket.once('connect_error', reject);
+          });
+          // As the web app does on a deal's page (messages themselves go to the user rooms).
+          const deal = Math.floor(user / participantsPerDeal);
+          const joined = await socket.timeout(5_000).emitWithAck('join-deal-room', deal + 1);
+          if (!joined.ok) throw new Error(`join-deal-room refused: ${JSON.stringify(joined)}`);
+          socket.on('message-updated', (event: ServerEvents['message-updated']) => {
+            const entry = pending.get(event.messageData.clientId ?? '');
+            if (entry && --entry.remaining === 0) entry.done();
+          });
+          sockets.push(socket);
+        }),
+      ),
+    );
+  }
+  return { sockets, pending };
+}
+
+async function measure(target: Target): Promise<Result> {
+  const { sockets, pending } = await connectAll(target);
+  const begin = performance.now();
+  const measureFrom = begin + warmupMs;
+  const end = measureFrom + measureMs;
+  const latencies: number[] = [];
+  let delivered = 0;
+  let lost = 0;
+  let next = 0;
+  const runId = randomBytes(4).toString('hex');
+
+  async function worker(index: number) {
+    while (performance.now() < end && next < plan.length) {
+      const planned = plan[next]!;
+      const clientId = `${runId}-${next++}`;
+      const start = performance.now();
+      const fannedOut = new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => resolve(false), deliveryTimeoutMs);
+        pending.set(clientId, {
+          remaining: socketsOfDeal(planned.deal),
+          done: () => {
+            clearTimeout(timer);
+            resolve(true);
+          },
+        });
+      });
+      await target.send(index, planned.deal, planned.sender, clientId);
+      const ok = await fannedOut;
+      const finished = performance.now();
+      pending.delete(clientId);
+      if (!ok) {
+        lost++;
+        continue;
+      }
+      // Throughput: fan-outs completed in the window; latency: of every message started in it.
+      if (finished >= measureFrom && finished <= end) delivered++;
+      if (start >= measureFrom && start < end) latencies.push(finished - start);
+    }
+  }
+  await Promise.all(Array.from({ length: inFlight }, (_, index) => worker(index)));
+  for (const socket of sockets) socket.disconnect();
+  latencies.sort((x, y) => x - y);
+  const at = (quantile: number) =>
+    latencies[Math.min(latencies.length - 1, Math.floor(quantile * latencies.length))] ?? Number.NaN;
+  return { messagesPerSecond: delivered / (measureMs / 1000), p50: at(0.5), p99: at(0.99), delivered, lost };
+}
+
+/** Bare Socket.IO servers: user rooms, a deal-to-participants map in memory, a `send` event relayed to the participants. */
+async function bareTarget(instances: number, redisUrl?: string): Promise<Target> {
+  const redisKey = `bench-bare-${randomUUID()}`;
+  const redisClients: Redis[] = [];
+  const servers = await Promise.all(
+    Array.from({ length: instances }, async () => {
+      const httpServer = http.createServer();
+      const io = new Server(httpServer, { serveClient: false });
+      if (redisUrl) {
+        const pub = new Redis(redisUrl);
+        const sub = pub.duplicate();
+        redisClients.push(pub, sub);
+        io.adapter(createAdapter(pub, sub, { key: redisKey }));
+      }
+      let sequence = 0;
+      io.on('connection', (socket) => {
+        const user = Number(socket.handshake.auth.user);
+        void socket.join(`user:${user}`);
+        socket.on('join-deal-room', (deal: number, ack: (answer: { ok: boolean }) => void) => {
+          void socket.join(`deal:${deal}`);
+          ack({ ok: true });
+        });
+        socket.on('send', (input: { deal: number; sender: number; clientId: string }, ack: () => void) => {
+          const messageData: Message = {
+            id: ++sequence,
+            dealId: input.deal + 1,
+            content: `Message ${input.clientId}`,
+            createdAt: new Date().toISOString(),
+            senderId: input.sender,
+            sender: { id: input.sender, username: `user${input.sender}`, full_name: `User ${input.sender}` },
+            senderUsername: `user${input.sender}`,
+            clientId: input.clientId,
+          };
+          io.to(participantsOf(input.deal).map((participant) => `user:${participant}`)).emit(
+            'message-updated',
+            {
+              dealId: messageData.dealId,
+              messageData,
+              updateType: 'sent',
+            },
+          );
+          ack();
+        });
+      });
+      await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
+      return { io, url: `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}` };
+    }),
+  );
+  const urls = servers.map((server) => server.url);
+  // One sending socket per worker, beside the participants' sockets.
+  const senders = await Promise.all(
+    Array.from({ length: inFlight }, async (_, worker) => {
+      const socket = connect(urls[worker % urls.length]!, {
+        transports: ['websocket'],
+        auth: { user: -1 - worker },
+        forceNew: true,
+      });
+      await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+      return socket;
+    }),
+  );
+  return {
+    urls,
+    auth: (user) => ({ user }),
+    async send(worker, deal, sender, clientId) {
+      await senders[worker]!.timeout(deliveryTimeoutMs).emitWithAck('send', {
+        deal,
+        sender: participantsOf(deal)[sender],
+        clientId,
+      });
+    },
+    async close() {
+      for (const socket of senders) socket.disconnect();
+      await Promise.all(
+        servers.map((server) => new Promise<void>((resolve) => server.io.close(() => resolve()))),
+      );
+      await Promise.all(redisClients.map((client) => client.quit()));
+    },
+  };
+}
+
+/** The product: users and deals inserted directly, messages sent over HTTP, events through its Socket.IO. */
+async function dealmakerTarget(instances: number, database: Database, redisUrl?: string): Promise<Target> {
+  const signer = new TokenSigner(jwtSecret);
+  const runId = randomBytes(4).toString('hex');
+  const userRows = await database.db
+    .insert(users)
+    .values(
+      Array.from({ length: userCount }, (_, user) => ({
+        username: `bench_${runId}_${user}`,
+        email: `bench_${runId}_${user}@example.test`,
+        fullName: `Bench User ${user}`,
+        passwordHash: 'not-a-password-hash',
+        verifiedAt: new Date(),
+      })),
+    )
+    .returning({ id: users.id, username: users.username, email: users.email });
+  const dealRows = await database.db
+    .insert(deals)
+    .values(
+      Array.from({ length: dealCount }, (_, deal) => {
+        const [creator, counterpart, dealmaker] = participantsOf(deal).map((user) => userRows[user]!.id);
+        return {
+          title: `Bench deal ${deal}`,
+          description: 'A deal for the realtime benchmark',
+          budgetCents: 100_000,
+          timeline: '1 week',
+          creatorId: creator!,
+          counterpartId: counterpart!,
+          dealmakerId: dealmaker!,
+        };
+      }),
+    )
+    .returning({ id: deals.id });
+  if (dealRows.some((row, index) => row.id !== index + 1))
+    throw new Error('expected deal ids 1…n in a fresh database');
+  const tokens = await Promise.all(userRows.map((row) => signer.sign({ ...row, tokenVersion: 0 })));
+
+  const redisKey = `bench-dealmaker-${randomUUID()}`;
+  const servers: TestServer[] = [];
+  for (let index = 0; index < instances; index++) {
+    servers.push(
+      await startTestServer({
+        database,
+        keepDatabase: true,
+        config: { jwtSecret, ...(redisUrl ? { redisUrl, redisKey } : {}) },
+      }),
+    );
+  }
+  const urls = servers.map((server) => server.url);
+  return {
+    urls,
+    auth: (user) => ({ token: tokens[user] }),
+    async send(worker, deal, sender, clientId) {
+      const user = participantsOf(deal)[sender]!;
+      const response = await fetch(`${urls[worker % urls.length]}/api/messages/send`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${tokens[user]}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ dealId: deal + 1, content: `Message ${clientId}`, clientId }),
+      });
+      if (response.status !== 201)
+        throw new Error(`send answered ${response.status}: ${await response.text()}`);
+      await response.arrayBuffer().catch(() => undefined);
+    },
+    async close() {
+      for (const server of servers) await server.close();
+    },
+  };
+}
+
+async function postgresDatabase(adminUrl: string) {
+  const name = `dealmaker_bench_${randomBytes(6).toString('hex')}`;
+  await withAdmin(adminUrl, (client) => client.query(`CREATE DATABASE ${name}`));
+  const database = await openDatabase({ kind: 'postgres', url: withDatabase(adminUrl, name), poolSize: 30 });
+  return {
+    ...database,
+    close: async () => {
+      await database.close();
+      await withAdmin(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+    },
+  };
+}
+
+async function run(name: string, start: () => Promise<Target>) {
+  console.error(`measuring: ${name}`);
+  const target = await start();
+  try {
+    return await measure(target);
+  } finally {
+    await target.close();
+  }
+}
+
+type Row = { setup: string; baseline: Result; ours: Result };
+
+async function main() {
+  const started = performance.now();
+  const rows: Row[] = [];
+
+  const baseline1 = await run('bare Socket.IO, 1 instance', () => bareTarget(1));
+  const embedded = await openDatabase({ kind: 'pglite' });
+  try {
+    rows.push({
+      setup: '1 instance, embedded database',
+      baseline: baseline1,
+      ours: await run('Dealmaker, 1 instance, embedded database', () => dealmakerTarget(1, embedded)),
+    });
+  } finally {
+    await embedded.close();
+  }
+
+  const { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl } = process.env;
+  if (databaseUrl && redisUrl) {
+    const baseline2 = await run('bare Socket.IO, 2 instances + Redis', () => bareTarget(2, redisUrl));
+    const shared = await postgresDatabase(databaseUrl);
+    try {
+      rows.push({
+        setup: '2 instances, PostgreSQL + Redis',
+        baseline: baseline2,
+        ours: await run('Dealmaker, 2 instances, PostgreSQL + Redis', () =>
+          dealmakerTarget(2, shared, redisUrl),
+        ),
+      });
+    } finally {
+      await shared.close();
+    }
+  }
+
+  const number = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '-');
+  const line = (cells: string[], widths: number[]) =>
+    cells
+      .map((cell, index) => (index === 0 ? cell.padEnd(widths[index]!) : cell.padStart(widths[index]!)))
+      .join('  ');
+  const widths = [44, 9, 9, 9, 10, 5];
+  console.log(
+    `\nDeal chat fan-out: ${dealCount} deals × ${participantsPerDeal} participants, ${socketCount} sockets, ` +
+      `${inFlight} messages in flight, ${measureMs / 1000} s measured after ${warmupMs} ms warm-up, seed ${seed}\n`,
+  );
+  console.log(line(['', 'msgs/s', 'p50 ms', 'p99 ms', 'delivered', 'lost'], widths));
+  for (const row of rows) {
+    console.log(`${row.setup}`);
+    for (const [label, result] of [
+      ['  bare Socket.IO relay (baseline)', row.baseline],
+      ['  Dealmaker (HTTP send + database + auth)', row.ours],
+    ] as const) {
+      console.log(
+        line(
+          [
+            label,
+            number(result.messagesPerSecond, 0),
+            number(result.p50, 2),
+            number(result.p99, 2),
+            String(result.delivered),
+            String(result.lost),
+          ],
+          widths,
+        ),
+      );
+    }
+    console.log(
+      line(
+        [
+          '  ratio Dealmaker / baseline',
+          `${number(row.ours.messagesPerSecond / row.baseline.messagesPerSecond, 2)}x`,
+          `${number(row.ours.p50 / row.baseline.p50, 2)}x`,
+          `${number(row.ours.p99 / row.baseline.p99, 2)}x`,
+          '',
+          '',
+        ],
+        widths,
+      ),
+    );
+  }
+  if (!(databaseUrl && redisUrl))
+    console.log('\n(set DATABASE_URL and REDIS_URL to also measure two instances)');
+  console.log(`\ntotal ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  const lost = rows.some((row) => row.ours.lost > 0 || row.baseline.lost > 0);
+  // Keep-alive HTTP connections would hold the process open a while longer.
+  process.exit(lost ? 1 : 0);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
