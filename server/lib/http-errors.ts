@@ -111,7 +111,7 @@ function describeIssue(path: string, message: string, context: string | undefine
  * body, query or path is refused in one place instead of failing in the database.
  */
 export function refuseNulCharacters(app: FastifyInstance) {
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preHandler', async (request) => {
     if (request.url.includes('%00') || containsNul(request.body) || containsNul(request.query)) {
       throw new AppError(400, errorCodes.validation, 'Text may not contain NUL characters.');
     }

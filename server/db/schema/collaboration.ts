@@ -20,7 +20,8 @@ export const messages = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    index('messages_deal_created').on(t.dealId, t.createdAt, t.id),
+    // History pages walk a deal's messages by id.
+    index('messages_deal_id').on(t.dealId, t.id),
     uniqueIndex('messages_sender_client_key').on(t.dealId, t.senderId, t.clientId),
   ],
 );

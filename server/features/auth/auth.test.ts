@@ -303,7 +303,7 @@ describe('POST /api/auth/register', () => {
       expect(response.status).toBe(503);
       expect(response.body).toEqual({
         message: 'Could not send the email. Please try again later.',
-        code: 'INTERNAL_ERROR',
+        code: 'UNAVAILABLE',
       });
     } finally {
       mailFails = false;

@@ -44,6 +44,12 @@ export const dealsRepository = {
     return row;
   },
 
+  /** A shared lock: many readers at once, but the deal cannot be changed or deleted meanwhile. */
+  async lockShared(db: DbOrTx, id: number) {
+    const [row] = await db.select().from(deals).where(eq(deals.id, id)).for('share');
+    return row;
+  },
+
   async findById(db: DbOrTx, id: number) {
     const [row] = await db.select().from(deals).where(eq(deals.id, id));
     return row;

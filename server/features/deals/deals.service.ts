@@ -157,6 +157,13 @@ export class DealsService {
     return row;
   }
 
+  /** Holds the deal unchanged for the rest of the transaction without blocking other readers, or 404. */
+  async lockShared(tx: Tx, id: number): Promise<DealRow> {
+    const row = await dealsRepository.lockShared(tx, id);
+    if (!row) throw dealNotFound();
+    return row;
+  }
+
   async findRow(db: DbOrTx, id: number): Promise<DealRow> {
     const row = await dealsRepository.findById(db, id);
     if (!row) throw dealNotFound();

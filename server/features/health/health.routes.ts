@@ -18,7 +18,9 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
         await app.services.db.execute(sql`select 1`);
         return { status: 'ok' as const };
       } catch {
-        return reply.status(503).send({ message: 'The database is not answering.', code: errorCodes.unavailable });
+        return reply
+          .status(503)
+          .send({ message: 'The database is not answering.', code: errorCodes.unavailable });
       }
     },
   );

@@ -1,7 +1,8 @@
 import type { NewMessage } from '../../../contract/messages';
 import type { Db } from '../../db/client';
+import { forbidden } from '../../lib/errors';
 import type { EventPublisher } from '../../realtime/publisher';
-import { participantIds } from '../deals/deal-roles';
+import { isParticipant, participantIds } from '../deals/deal-roles';
 import type { DealsService } from '../deals/deals.service';
 import { presentMessage } from './messages.presenter';
 import { messagesRepository } from './messages.repository';
@@ -15,11 +16,12 @@ export class MessagesService {
   ) {}
 
   async send(senderId: number, input: NewMessage) {
-    // The deal stays locked until the message is stored: a concurrent delete or leave waits for it,
-    // instead of the insert failing on a vanished deal (a 500) or a leaver's message slipping in.
+    // A shared lock on the deal until the message is stored: a concurrent delete or leave (which lock
+    // it exclusively) waits, instead of the insert failing on a vanished deal or a leaver's message
+    // slipping in; sends on the same deal still run side by side.
     const { deal, message, isNew } = await this.db.transaction(async (tx) => {
-      await this.deals.lock(tx, input.dealId);
-      const deal = await this.deals.requireParticipant(tx, input.dealId, senderId);
+      const deal = await this.deals.lockShared(tx, input.dealId);
+      if (!isParticipant(deal, senderId)) throw forbidden('Only the participants of this deal can do this.');
       const inserted = await messagesRepository.insert(tx, {
         dealId: input.dealId,
         senderId,
