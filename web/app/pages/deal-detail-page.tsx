@@ -15,6 +15,7 @@ import { DealHeaderSection } from '../../features/deals/deal-detail/deal-header-
 import { DealParticipantsSection } from '../../features/deals/deal-detail/deal-participants-section';
 import { dealViewerOf } from '../../features/deals/deal-rules';
 import { useDeal } from '../../features/deals/deals-api';
+import { DealMessagesSection } from '../../features/messages/deal-messages-panel';
 import { EscrowStatusBox } from '../../features/wallet/escrow-status-box';
 import { ApiError } from '../../lib/api';
 
@@ -58,6 +59,7 @@ export function DealDetailPage() {
       <DealFinalizedSection {...props} />
       <DealCompletedSection {...props} />
       <DealWorkActions {...props} />
+      <DealMessagesSection {...props} />
     </PageContainer>
   );
 }

@@ -14,7 +14,7 @@ export function DealCompletionLines({ deal }: { deal: Deal }) {
   return (
     <div className="mt-4 rounded-xl border border-slate-200 bg-slate-50/70 px-4 py-3">
       <h3 className="text-xs font-medium tracking-wide text-slate-500 uppercase">Marked as Complete</h3>
-      <dl className="mt-2 grid gap-2 sm:grid-cols-2">
+      <dl className="mt-2 grid gap-x-10 gap-y-2 sm:grid-cols-2">
         {sides.map((side) => (
           <div key={side.label} className="flex flex-wrap items-center justify-between gap-2 text-sm">
             <dt className="text-slate-600">

@@ -82,13 +82,15 @@ export function UserActivityTab({ username }: { username: string }) {
 
 /** The Activity tab's label, with the number of deals. */
 export function UserActivityTabLabel({ username }: { username: string }) {
-  const { entries } = useUserActivity(username);
+  const { entries, isLoading } = useUserActivity(username);
   return (
     <>
       Activity
-      <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-semibold text-slate-600">
-        {entries.length}
-      </span>
+      {!isLoading && (
+        <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-semibold text-slate-600">
+          {entries.length}
+        </span>
+      )}
     </>
   );
 }
