@@ -21,3 +21,6 @@ export function currentUser(request: FastifyRequest): AuthUser {
 }
 
 export const bearerSecurity = [{ bearerAuth: [] }];
+
+/** Route options of a call that needs a signed-in user. */
+export const signedIn = { preHandler: authenticate };

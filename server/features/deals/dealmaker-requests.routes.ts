@@ -8,19 +8,13 @@ import {
   incomingRequestSchema,
   sendRequestSchema,
 } from '../../../contract/deals';
-import { errorBodySchema } from '../../../contract/errors';
-import { authenticate, bearerSecurity, currentUser } from '../auth/auth.guard';
+import { dealCallErrors } from '../../lib/route-responses';
+import { bearerSecurity, currentUser, signedIn } from '../auth/auth.guard';
 
-const errors = {
-  400: errorBodySchema,
-  401: errorBodySchema,
-  403: errorBodySchema,
-  404: errorBodySchema,
-  409: errorBodySchema,
-};
+const errors = dealCallErrors;
 const tags = ['dealmaker requests'];
 const security = bearerSecurity;
-const guarded = { preHandler: authenticate };
+const guarded = signedIn;
 
 export const dealmakerRequestsRoutes: FastifyPluginAsyncZod = async (app) => {
   const requests = app.services.dealmakerRequests;

@@ -13,18 +13,12 @@ import {
   idParamSchema,
   updateBidSchema,
 } from '../../../contract/deals';
-import { errorBodySchema } from '../../../contract/errors';
-import { authenticate, bearerSecurity, currentUser } from '../auth/auth.guard';
+import { dealCallErrors } from '../../lib/route-responses';
+import { bearerSecurity, currentUser, signedIn } from '../auth/auth.guard';
 
-const errors = {
-  400: errorBodySchema,
-  401: errorBodySchema,
-  403: errorBodySchema,
-  404: errorBodySchema,
-  409: errorBodySchema,
-};
+const errors = dealCallErrors;
 const messageSchema = z.object({ message: z.string() });
-const guarded = { preHandler: authenticate };
+const guarded = signedIn;
 const security = bearerSecurity;
 
 export const dealsRoutes: FastifyPluginAsyncZod = async (app) => {

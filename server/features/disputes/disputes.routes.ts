@@ -2,19 +2,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { createDisputeSchema, disputeSchema, resolveDisputeSchema } from '../../../contract/collaboration';
 import { dealIdParamSchema, idParamSchema } from '../../../contract/deals';
-import { errorBodySchema } from '../../../contract/errors';
-import { authenticate, bearerSecurity, currentUser } from '../auth/auth.guard';
+import { dealCallErrors } from '../../lib/route-responses';
+import { bearerSecurity, currentUser, signedIn } from '../auth/auth.guard';
 
-const errors = {
-  400: errorBodySchema,
-  401: errorBodySchema,
-  403: errorBodySchema,
-  404: errorBodySchema,
-  409: errorBodySchema,
-};
+const errors = dealCallErrors;
 const tags = ['disputes'];
 const security = bearerSecurity;
-const guarded = { preHandler: authenticate };
+const guarded = signedIn;
 
 export const disputesRoutes: FastifyPluginAsyncZod = async (app) => {
   const disputes = app.services.disputes;

@@ -6,19 +6,13 @@ import {
   progressStatusChangeSchema,
 } from '../../../contract/collaboration';
 import { dealIdParamSchema, idParamSchema } from '../../../contract/deals';
-import { errorBodySchema } from '../../../contract/errors';
-import { authenticate, bearerSecurity, currentUser } from '../auth/auth.guard';
+import { dealCallErrors } from '../../lib/route-responses';
+import { bearerSecurity, currentUser, signedIn } from '../auth/auth.guard';
 
-const errors = {
-  400: errorBodySchema,
-  401: errorBodySchema,
-  403: errorBodySchema,
-  404: errorBodySchema,
-  409: errorBodySchema,
-};
+const errors = dealCallErrors;
 const tags = ['progress'];
 const security = bearerSecurity;
-const guarded = { preHandler: authenticate };
+const guarded = signedIn;
 
 export const progressRoutes: FastifyPluginAsyncZod = async (app) => {
   const progress = app.services.progress;

@@ -7,19 +7,13 @@ import {
   userReviewsSchema,
 } from '../../../contract/collaboration';
 import { dealIdParamSchema } from '../../../contract/deals';
-import { errorBodySchema } from '../../../contract/errors';
-import { authenticate, bearerSecurity, currentUser } from '../auth/auth.guard';
+import { dealCallErrors } from '../../lib/route-responses';
+import { bearerSecurity, currentUser, signedIn } from '../auth/auth.guard';
 
-const errors = {
-  400: errorBodySchema,
-  401: errorBodySchema,
-  403: errorBodySchema,
-  404: errorBodySchema,
-  409: errorBodySchema,
-};
+const errors = dealCallErrors;
 const tags = ['reviews'];
 const security = bearerSecurity;
-const guarded = { preHandler: authenticate };
+const guarded = signedIn;
 
 export const reviewsRoutes: FastifyPluginAsyncZod = async (app) => {
   const reviews = app.services.reviews;

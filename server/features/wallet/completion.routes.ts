@@ -1,16 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { dealIdParamSchema } from '../../../contract/deals';
-import { errorBodySchema } from '../../../contract/errors';
 import { completionResponseSchema } from '../../../contract/wallet';
-import { authenticate, bearerSecurity, currentUser } from '../auth/auth.guard';
+import { dealCallErrors } from '../../lib/route-responses';
+import { bearerSecurity, currentUser, signedIn } from '../auth/auth.guard';
 
-const errors = {
-  400: errorBodySchema,
-  401: errorBodySchema,
-  403: errorBodySchema,
-  404: errorBodySchema,
-  409: errorBodySchema,
-};
+const errors = dealCallErrors;
 
 /** Spec §7 lists this call under Progress; it is served here because completing a deal releases its escrow. */
 export const completionRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -19,7 +13,7 @@ export const completionRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/api/progress/deal/:dealId/complete',
     {
-      preHandler: authenticate,
+      ...signedIn,
       schema: {
         tags: ['progress'],
         security: bearerSecurity,

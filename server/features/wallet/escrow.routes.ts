@@ -1,22 +1,16 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { dealIdParamSchema } from '../../../contract/deals';
-import { errorBodySchema } from '../../../contract/errors';
 import {
   escrowActionResponseSchema,
   escrowStatusResponseSchema,
   idempotentHeadersSchema,
 } from '../../../contract/wallet';
-import { authenticate, bearerSecurity, currentUser } from '../auth/auth.guard';
+import { dealCallErrors } from '../../lib/route-responses';
+import { bearerSecurity, currentUser, signedIn } from '../auth/auth.guard';
 import { idempotencyOf, sendOutcome } from './idempotency';
 
-const errors = {
-  400: errorBodySchema,
-  401: errorBodySchema,
-  403: errorBodySchema,
-  404: errorBodySchema,
-  409: errorBodySchema,
-};
-const guarded = { preHandler: authenticate };
+const errors = dealCallErrors;
+const guarded = signedIn;
 const security = bearerSecurity;
 const tags = ['escrow'];
 

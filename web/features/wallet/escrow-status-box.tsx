@@ -1,3 +1,4 @@
+import type { MouseEvent } from 'react';
 import { Link } from 'react-router';
 import type { Deal } from '../../../contract/deals';
 import { errorCodes } from '../../../contract/errors';
@@ -19,6 +20,13 @@ import { type EscrowAction, useEscrowAction, useEscrowStatus } from './wallet-ap
 const messageDurationMs = 5000;
 
 type Result = { text: string; tone: 'success' | 'error'; needsDeposit?: boolean };
+
+/**
+ * The second (or later) click of a double click. 'Pay my half' and 'Take my half back' replace each
+ * other in the same spot, so once the first click's answer is in, the rest of a double click would
+ * land on the other button and undo the payment (or pay again). Keyboard activation has detail 0.
+ */
+const isRepeatClick = (event: MouseEvent<HTMLButtonElement>) => event.detail > 1;
 
 export type EscrowStatusBoxProps = {
   deal: Deal;
@@ -146,7 +154,9 @@ export function EscrowStatusBox({ deal, viewer }: EscrowStatusBoxProps) {
                   {(view.canPay || view.payBlockedReason) && (
                     <Button
                       variant="success"
-                      onClick={() => run('lock')}
+                      onClick={(event) => {
+                        if (!isRepeatClick(event)) run('lock');
+                      }}
                       disabled={!view.canPay}
                       loading={act.isPending && act.variables?.action === 'lock'}
                     >
@@ -162,7 +172,9 @@ export function EscrowStatusBox({ deal, viewer }: EscrowStatusBoxProps) {
                   {view.canRefund && (
                     <Button
                       variant="outline"
-                      onClick={() => run('refund')}
+                      onClick={(event) => {
+                        if (!isRepeatClick(event)) run('refund');
+                      }}
                       disabled={act.isPending}
                       loading={act.isPending && act.variables?.action === 'refund'}
                     >
