@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { Toaster } from 'sonner';
 import { AuthProvider } from '../features/auth/auth-context';
 import { AuthDialogProvider } from '../features/auth/auth-dialog-context';
+import { RealtimeProvider, type RealtimeProviderProps } from '../features/realtime/realtime-provider';
 import { ApiError } from '../lib/api';
 
 export function createQueryClient() {
@@ -20,14 +21,25 @@ export function createQueryClient() {
 }
 
 /** Everything the screens rely on: server-state cache, who is signed in, the auth dialog, toasts. */
-export function AppProviders({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {
+export function AppProviders({
+  queryClient,
+  children,
+  connectRealtime,
+}: {
+  queryClient: QueryClient;
+  children: ReactNode;
+  /** How the realtime socket is opened; null for none (unit tests). */
+  connectRealtime?: RealtimeProviderProps['connect'];
+}) {
   return (
     <QueryClientProvider client={queryClient}>
       <AuthProvider>
-        <AuthDialogProvider>
-          {children}
-          <Toaster position="bottom-right" richColors closeButton />
-        </AuthDialogProvider>
+        <RealtimeProvider connect={connectRealtime}>
+          <AuthDialogProvider>
+            {children}
+            <Toaster position="bottom-right" richColors closeButton />
+          </AuthDialogProvider>
+        </RealtimeProvider>
       </AuthProvider>
     </QueryClientProvider>
   );

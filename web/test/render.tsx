@@ -3,6 +3,7 @@ import { act, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { AppProviders } from '../app/providers';
+import type { RealtimeProviderProps } from '../features/realtime/realtime-provider';
 
 // Tells React that updates in tests are wrapped in act().
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
@@ -29,7 +30,10 @@ export async function render(ui: ReactNode): Promise<Rendered> {
 }
 
 /** Renders a screen inside the app's providers and a memory router at `path`. */
-export function renderInApp(ui: ReactNode, options: { path?: string; routePath?: string } = {}) {
+export function renderInApp(
+  ui: ReactNode,
+  options: { path?: string; routePath?: string; connectRealtime?: RealtimeProviderProps['connect'] } = {},
+) {
   const queryClient = new QueryClient({
     defaultOptions: { queries: { retry: false }, mutations: { retry: false } },
   });
@@ -37,7 +41,8 @@ export function renderInApp(ui: ReactNode, options: { path?: string; routePath?:
     initialEntries: [options.path ?? '/'],
   });
   return render(
-    <AppProviders queryClient={queryClient}>
+    // No socket unless the test brings its own: nothing to connect to here.
+    <AppProviders queryClient={queryClient} connectRealtime={options.connectRealtime ?? null}>
       <RouterProvider router={router} />
     </AppProviders>,
   );

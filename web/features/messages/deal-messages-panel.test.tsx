@@ -1,0 +1,280 @@
+import { act } from 'react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Message } from '../../../contract/messages';
+import { clearStoredToken, storeToken } from '../../lib/auth-token';
+import type { RealtimeSocket } from '../../lib/socket';
+import { cleanup, click, getButton, renderInApp, typeInto, waitFor } from '../../test/render';
+import { DealMessagesPanel } from './deal-messages-panel';
+
+const fetchMock = vi.fn<typeof fetch>();
+const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status });
+const base64url = (value: string) => btoa(value).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+const token = `${base64url('{"alg":"HS256"}')}.${base64url(
+  JSON.stringify({
+    id: 9,
+    username: 'dave',
+    email: 'dave@example.com',
+    exp: Math.floor(Date.now() / 1000) + 3600,
+  }),
+)}.sig`;
+const me = {
+  id: 9,
+  username: 'dave',
+  email: 'dave@example.com',
+  full_name: 'Dave Miller',
+  createdAt: '2025-03-04T10:00:00.000Z',
+  updatedAt: '2025-03-04T10:00:00.000Z',
+  profile: { profile_picture: null, date_of_birth: null, address: null, occupation: null },
+};
+const bob = { id: 2, username: 'bob', full_name: 'Bob Jones' };
+
+function message(id: number, overrides: Partial<Message> = {}): Message {
+  const sender = overrides.sender ?? bob;
+  return {
+    id,
+    dealId: 7,
+    content: `Message ${id}`,
+    createdAt: new Date(Date.now() - (100 - id) * 1000).toISOString(),
+    senderId: sender.id,
+    sender,
+    senderUsername: sender.username,
+    clientId: null,
+    ...overrides,
+  };
+}
+
+/** Just enough of a Socket.IO client: records what is emitted, and lets the test play the server. */
+class FakeSocket {
+  connected = true;
+  emitted: Array<[string, ...unknown[]]> = [];
+  private listeners = new Map<string, Set<(...args: unknown[]) => void>>();
+  io = { on: () => {}, off: () => {} };
+  get volatile() {
+    return this;
+  }
+  on(event: string, listener: (...args: unknown[]) => void) {
+    if (!this.listeners.has(event)) this.listeners.set(event, new Set());
+    this.listeners.get(event)!.add(listener);
+    return this;
+  }
+  off(event: string, listener: (...args: unknown[]) => void) {
+    this.listeners.get(event)?.delete(listener);
+    return this;
+  }
+  emit(event: string, ...args: unknown[]) {
+    this.emitted.push([event, ...args]);
+    const ack = args[args.length - 1];
+    if (event === 'join-deal-room' && typeof ack === 'function') ack({ ok: true });
+    return this;
+  }
+  connect() {
+    return this;
+  }
+  disconnect() {
+    return this;
+  }
+  async serverSends(event: string, payload: unknown) {
+    await act(async () => {
+      for (const listener of this.listeners.get(event) ?? []) listener(payload);
+    });
+  }
+  names() {
+    return this.emitted.map(([event]) => event);
+  }
+}
+
+let socket: FakeSocket;
+let history: Message[];
+let answerSend: (init: RequestInit | undefined) => Promise<Response>;
+
+async function renderPanel(dealId: number | null = 7) {
+  return renderInApp(<DealMessagesPanel dealId={dealId} />, {
+    connectRealtime: () => socket as unknown as RealtimeSocket,
+  });
+}
+const input = (container: HTMLElement) => {
+  const label = [...container.querySelectorAll('label')].find((l) => l.textContent === 'Message');
+  return document.getElementById(label!.htmlFor) as HTMLTextAreaElement;
+};
+const shownIds = (container: HTMLElement) =>
+  [...container.querySelectorAll('[data-message-id]')].map((item) => item.getAttribute('data-message-id'));
+
+describe('DealMessagesPanel', () => {
+  beforeEach(() => {
+    socket = new FakeSocket();
+    history = [];
+    answerSend = async (init) => {
+      const body = JSON.parse(String(init?.body));
+      return json(
+        message(50, {
+          sender: { id: 9, username: 'dave', full_name: 'Dave Miller' },
+          content: body.content,
+          clientId: body.clientId,
+          createdAt: new Date().toISOString(),
+        }),
+        201,
+      );
+    };
+    vi.stubGlobal('fetch', fetchMock);
+    fetchMock.mockImplementation(async (request, init) => {
+      const url = String(request);
+      if (url === '/api/user-profile') return json(me);
+      if (url === '/api/messages/deal/7?limit=50') return json(history);
+      if (url === '/api/messages/send' && init?.method === 'POST') return answerSend(init);
+      throw new Error(`Unexpected call ${url}`);
+    });
+    storeToken(token);
+  });
+  afterEach(() => {
+    cleanup();
+    fetchMock.mockReset();
+    vi.unstubAllGlobals();
+    clearStoredToken();
+  });
+
+  it('joins the deal room while open, and shows the empty state', async () => {
+    const { container, unmount } = await renderPanel();
+    await waitFor(() => container.textContent?.includes('No messages yet') || null);
+    expect(container.textContent).toContain('Start the conversation and discuss your deal!');
+    expect(socket.emitted[0]?.slice(0, 2)).toEqual(['join-deal-room', 7]);
+    unmount();
+    expect(socket.emitted.at(-1)).toEqual(['leave-deal-room', 7]);
+  });
+
+  it('says so when no deal is chosen', async () => {
+    const { container } = await renderPanel(null);
+    expect(container.textContent).toContain('No deal selected for messaging.');
+  });
+
+  it('shows the history by createdAt, with sender names and own messages apart', async () => {
+    history = [
+      message(2, { createdAt: new Date(Date.now() - 5 * 60_000).toISOString() }),
+      message(1, {
+        sender: { id: 9, username: 'dave', full_name: 'Dave Miller' },
+        createdAt: new Date(Date.now() - 2 * 3_600_000).toISOString(),
+      }),
+    ];
+    const { container } = await renderPanel();
+    await waitFor(() => shownIds(container).length === 2 || null);
+    expect(shownIds(container)).toEqual(['1', '2']);
+    const [own, other] = [...container.querySelectorAll('[data-message-id]')];
+    expect(own!.hasAttribute('data-own')).toBe(true);
+    expect(own!.textContent).toContain('Dave Miller');
+    expect(own!.textContent).toContain('2h ago');
+    expect(other!.hasAttribute('data-own')).toBe(false);
+    expect(other!.textContent).toContain('Bob Jones');
+    expect(other!.textContent).toContain('5m ago');
+  });
+
+  it('says so when the history cannot load', async () => {
+    fetchMock.mockImplementation(async (request) =>
+      String(request) === '/api/user-profile' ? json(me) : json({ message: 'Boom' }, 500),
+    );
+    const { container } = await renderPanel();
+    await waitFor(() => container.textContent?.includes('Failed to load messages') || null, 4000);
+  });
+
+  it('shows a sent message at once as "Sending...", then the server copy', async () => {
+    let release: (response: Response) => void = () => {};
+    const answer = new Promise<Response>((resolve) => {
+      release = resolve;
+    });
+    const send = answerSend;
+    answerSend = async (init) => {
+      const response = await send(init);
+      await answer;
+      return response;
+    };
+    const { container } = await renderPanel();
+    await waitFor(() => container.textContent?.includes('No messages yet') || null);
+    expect(getButton(container, 'Send').disabled).toBe(true);
+
+    await typeInto(input(container), '   Hello Bob  ');
+    expect(socket.names()).toContain('user-typing-start');
+    expect(container.textContent).toContain('14/1000');
+    await click(getButton(container, 'Send'));
+
+    const temporary = container.querySelector('[data-temporary]');
+    expect(temporary?.textContent).toContain('Sending...');
+    expect(temporary?.textContent).toContain('Hello Bob');
+    expect(input(container).disabled).toBe(true);
+    expect(input(container).value).toBe('');
+    expect(socket.names()).toContain('user-typing-stop');
+    const sent = JSON.parse(
+      String(fetchMock.mock.calls.find(([url]) => url === '/api/messages/send')?.[1]?.body),
+    );
+    expect(sent).toMatchObject({ dealId: 7, content: 'Hello Bob' });
+    expect(sent.clientId).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
+
+    release(new Response());
+    await waitFor(() => !container.querySelector('[data-temporary]') || null);
+    expect(shownIds(container)).toEqual(['50']);
+    expect(container.textContent).toContain('Just now');
+    expect(input(container).disabled).toBe(false);
+
+    // The server's event for the viewer's own message changes nothing.
+    await socket.serverSends('message-updated', {
+      dealId: 7,
+      messageData: message(50, { sender: { id: 9, username: 'dave', full_name: 'Dave Miller' } }),
+      updateType: 'sent',
+    });
+    expect(shownIds(container)).toEqual(['50']);
+  });
+
+  it('gives the text back when sending fails', async () => {
+    answerSend = async () => json({ message: 'Only the participants of this deal can do this.' }, 403);
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const { container } = await renderPanel();
+    await waitFor(() => container.textContent?.includes('No messages yet') || null);
+    await typeInto(input(container), 'Hello');
+    await click(getButton(container, 'Send'));
+    await waitFor(() => container.textContent?.includes('Failed to send message') || null);
+    expect(container.querySelector('[data-temporary]')).toBeNull();
+    expect(input(container).value).toBe('Hello');
+    expect(container.textContent).toContain('Only the participants of this deal can do this.');
+    expect(logged).toHaveBeenCalled();
+    logged.mockRestore();
+  });
+
+  it("adds others' messages as they arrive, once, and shows who is typing", async () => {
+    history = [message(1)];
+    const { container } = await renderPanel();
+    await waitFor(() => shownIds(container).length === 1 || null);
+
+    const carol = { id: 3, username: 'carol', full_name: '' };
+    await socket.serverSends('typing-updated', { dealId: 7, userInfo: bob, isTyping: true });
+    await socket.serverSends('typing-updated', { dealId: 7, userInfo: carol, isTyping: true });
+    await socket.serverSends('typing-updated', { dealId: 8, userInfo: { ...bob, id: 4 }, isTyping: true });
+    await socket.serverSends('typing-updated', {
+      dealId: 7,
+      userInfo: { id: 9, username: 'dave', full_name: 'Dave Miller' },
+      isTyping: true,
+    });
+    expect(container.textContent).toContain('Bob Jones is typing…');
+    expect(container.textContent).toContain('carol is typing…');
+    expect(container.textContent).not.toContain('Dave Miller is typing');
+    await socket.serverSends('typing-updated', { dealId: 7, userInfo: carol, isTyping: false });
+    expect(container.textContent).not.toContain('carol is typing…');
+
+    const incoming = { dealId: 7, messageData: message(2, { content: 'Deal?' }), updateType: 'sent' };
+    await socket.serverSends('message-updated', incoming);
+    await socket.serverSends('message-updated', incoming);
+    await socket.serverSends('message-updated', { ...incoming, dealId: 8, messageData: message(3) });
+    expect(shownIds(container)).toEqual(['1', '2']);
+    // The sender's own message ends their indicator.
+    expect(container.textContent).not.toContain('Bob Jones is typing…');
+  });
+
+  it('goes fullscreen, and Escape brings it back', async () => {
+    const { container } = await renderPanel();
+    const toggle = getButton(container, 'Fullscreen');
+    await click(toggle);
+    expect(toggle.getAttribute('aria-pressed')).toBe('true');
+    expect(container.querySelector('.fixed')).not.toBeNull();
+    await act(async () => {
+      document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape' }));
+    });
+    expect(toggle.getAttribute('aria-pressed')).toBe('false');
+    expect(container.querySelector('.fixed')).toBeNull();
+  });
+});

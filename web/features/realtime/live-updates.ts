@@ -1,0 +1,157 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { toast } from 'sonner';
+import type { Bid, Deal } from '../../../contract/deals';
+import type { ServerEventListeners, ServerEvents } from '../../../contract/realtime';
+import type { EscrowStatusResponse } from '../../../contract/wallet';
+import { api } from '../../lib/api';
+import type { RealtimeSocket } from '../../lib/socket';
+import { dealmakerRequestKeys } from '../dealmaker-requests/dealmaker-requests-api';
+import {
+  type DealListData,
+  dealQueryKeys,
+  removeDealFromCaches,
+  sameUser,
+  setMyBidInCaches,
+  upsertDealInCaches,
+} from '../deals/deals-cache';
+import { disputesQueryKey } from '../disputes/disputes-api';
+import { isIncomingMessage } from '../messages/message-list';
+import { messageKeys, putMessageInCache } from '../messages/messages-api';
+import { progressQueryKey } from '../progress/progress-api';
+import { escrowQueryKey, walletKeys } from '../wallet/wallet-api';
+
+/**
+ * The one place that maps realtime events (contract/realtime.ts) to query-cache changes. Every
+ * change is idempotent: the user's own actions already updated their screen, and hearing of them
+ * again (or twice) changes nothing.
+ */
+
+/** Who is signed in, as far as the events care. */
+export type LiveViewer = { id: number; username: string } | null;
+
+export type LiveUpdateHandlers = ServerEventListeners;
+
+/** Notification toasts stay 3 seconds (spec §9). */
+export const notificationDurationMs = 3000;
+
+/** Notifications about money: the wallet may have changed. */
+const isMoneyNotification = (kind: string) => kind.startsWith('escrow-') || kind.startsWith('payment-');
+
+const isFullDeal = (data: Deal | { id: number }): data is Deal => 'dealer_creator' in data;
+const isFullBid = (data: Bid | { id: number }): data is Bid => 'dealmaker' in data;
+
+export function createLiveUpdates(queryClient: QueryClient, getViewer: () => LiveViewer): LiveUpdateHandlers {
+  const invalidate = (queryKey: readonly unknown[], exact = false) =>
+    void queryClient.invalidateQueries({ queryKey, exact });
+  const invalidateDeal = (dealId: number) => invalidate(dealQueryKeys.detail(dealId), true);
+
+  /** Reloads a deal as this viewer sees it (my_bid, escrow_paid) into every cached copy. */
+  const refreshDeal = async (dealId: number) => {
+    try {
+      const deal = await api.get<Deal>(`/deals/${dealId}`);
+      upsertDealInCaches(queryClient, deal, { source: 'viewer', viewer: getViewer()?.username ?? null });
+    } catch (error) {
+      console.error('Reloading the deal after a realtime update failed', error);
+      invalidateDeal(dealId);
+    }
+  };
+
+  /** The viewer's own bid was deleted (elsewhere): no cached copy of the deal may still offer it. */
+  const forgetMyBid = (dealId: number, bidId: number) => {
+    const copies: Array<Deal | undefined> = [
+      queryClient.getQueryData<Deal>(dealQueryKeys.detail(dealId)),
+      ...[dealQueryKeys.mine(), dealQueryKeys.dealmaker()].flatMap((key) =>
+        queryClient.getQueryData<Deal[]>(key)?.filter((deal) => deal.id === dealId),
+      ),
+      ...queryClient
+        .getQueriesData<DealListData>({ queryKey: dealQueryKeys.lists() })
+        .flatMap(([, data]) =>
+          data?.pages.flatMap((page) => page.deals.filter((deal) => deal.id === dealId)),
+        ),
+    ];
+    if (copies.some((deal) => deal?.my_bid?.id === bidId)) setMyBidInCaches(queryClient, dealId, null);
+  };
+
+  return {
+    'deal-updated': ({ dealId, data, updateType }) => {
+      if (updateType === 'deleted' || !isFullDeal(data)) {
+        removeDealFromCaches(queryClient, dealId);
+        queryClient.removeQueries({ queryKey: dealmakerRequestKeys.ofDeal(dealId) });
+        queryClient.removeQueries({ queryKey: messageKeys.ofDeal(dealId) });
+        // Requests sent to the viewer about this deal are gone with it.
+        invalidate(dealmakerRequestKeys.incoming());
+        return;
+      }
+      // Broadcasts carry public fields only: the viewer's own bid stays as cached.
+      upsertDealInCaches(queryClient, data, { source: 'broadcast', viewer: getViewer()?.username ?? null });
+      if (updateType === 'finalized' || updateType === 'dealmaker-assigned') {
+        // The other bids and the open requests were removed; the escrow opens.
+        invalidate(dealQueryKeys.bids(dealId));
+        invalidate(dealmakerRequestKeys.ofDeal(dealId));
+        invalidate(dealmakerRequestKeys.incoming());
+        invalidate(escrowQueryKey(dealId));
+      }
+    },
+
+    'bid-updated': ({ dealId, data, updateType }) => {
+      const viewer = getViewer();
+      if (isFullBid(data) && sameUser(data.dealmaker, viewer?.username)) {
+        // The viewer's own bid, placed or changed in another tab.
+        setMyBidInCaches(queryClient, dealId, { id: data.id, price: data.price });
+      } else if (updateType === 'deleted') {
+        forgetMyBid(dealId, data.id);
+      }
+      invalidate(dealQueryKeys.bids(dealId));
+      // A new or changed bid may have changed the dealers' selections.
+      invalidateDeal(dealId);
+    },
+
+    'dealmaker-request-updated': ({ dealId }) => {
+      invalidate(dealmakerRequestKeys.ofDeal(dealId));
+      invalidate(dealmakerRequestKeys.incoming());
+    },
+
+    'escrow-updated': ({ dealId, data }) => {
+      queryClient.setQueryData<EscrowStatusResponse>(escrowQueryKey(dealId), (status) =>
+        status ? { ...status, escrowExists: true, escrow: data } : status,
+      );
+      invalidate(escrowQueryKey(dealId));
+      // escrow_paid protects the deal on the Deals page and in My Deals.
+      void refreshDeal(dealId);
+      invalidate(walletKeys.all);
+    },
+
+    'progress-updated': ({ dealId }) => invalidate(progressQueryKey(dealId)),
+
+    'dispute-updated': ({ dealId }) => invalidate(disputesQueryKey(dealId)),
+
+    'message-updated': (event) => {
+      // The viewer's own messages are shown by the tab that sends them.
+      if (!isIncomingMessage(event, { dealId: event.dealId, viewerId: getViewer()?.id })) return;
+      putMessageInCache(queryClient, event.messageData);
+    },
+
+    // Typing belongs to the open chat panel: nothing cached.
+    'typing-updated': () => {},
+
+    notification: ({ message, kind }) => {
+      toast(message, { duration: notificationDurationMs });
+      if (isMoneyNotification(kind)) invalidate(walletKeys.all);
+    },
+  };
+}
+
+/** Listens to every event on the socket; returns the function that stops listening. */
+export function attachLiveUpdates(socket: RealtimeSocket, handlers: LiveUpdateHandlers): () => void {
+  const events = Object.keys(handlers) as Array<keyof ServerEvents>;
+  const listen = <E extends keyof ServerEvents>(event: E, on: boolean) => {
+    // The socket's typed on/off take one event at a time; the map pairs each event with its handler.
+    const handler = handlers[event] as never;
+    if (on) socket.on(event, handler);
+    else socket.off(event, handler);
+  };
+  for (const event of events) listen(event, true);
+  return () => {
+    for (const event of events) listen(event, false);
+  };
+}
