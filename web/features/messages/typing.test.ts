@@ -1,6 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TypingUser } from '../../../contract/messages';
-import { applyTypingEvent, TypingNotifier, typingStopDelayMs, typingText, withoutTypingUser } from './typing';
+import {
+  applyTypingEvent,
+  TypingNotifier,
+  typingKeepAliveMs,
+  typingStopDelayMs,
+  typingText,
+  withoutTypingUser,
+} from './typing';
 
 describe('TypingNotifier', () => {
   beforeEach(() => {
@@ -10,7 +17,7 @@ describe('TypingNotifier', () => {
     vi.useRealTimers();
   });
 
-  it('starts on the first keystroke only, and stops 3 seconds after the last one', () => {
+  it('starts on the first keystroke, repeats the start every 3 s of typing, and stops 3 s after the last key', () => {
     const emit = vi.fn();
     const typing = new TypingNotifier(emit);
     typing.input();
@@ -18,14 +25,16 @@ describe('TypingNotifier', () => {
 
     vi.advanceTimersByTime(2000);
     typing.input();
-    vi.advanceTimersByTime(2000);
-    typing.input();
     expect(emit.mock.calls).toEqual([[true]]);
+    vi.advanceTimersByTime(typingKeepAliveMs - 2000);
+    typing.input();
+    // Still typing: the server, which ends silent indicators after 6 s, hears of it again.
+    expect(emit.mock.calls).toEqual([[true], [true]]);
 
     vi.advanceTimersByTime(typingStopDelayMs - 1);
-    expect(emit.mock.calls).toEqual([[true]]);
+    expect(emit.mock.calls).toEqual([[true], [true]]);
     vi.advanceTimersByTime(1);
-    expect(emit.mock.calls).toEqual([[true], [false]]);
+    expect(emit.mock.calls).toEqual([[true], [true], [false]]);
     expect(typing.isTyping).toBe(false);
   });
 

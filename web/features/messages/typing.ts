@@ -3,6 +3,8 @@ import type { ServerEvents } from '../../../contract/realtime';
 
 /** Spec §9: typing stops 3 seconds after the last keystroke. */
 export const typingStopDelayMs = 3000;
+/** While typing goes on, 'start' is repeated this often: the server ends an indicator it has not heard of for 6 s. */
+export const typingKeepAliveMs = 3000;
 
 /**
  * Tells the others whether this user is typing (spec §4 Messages): 'start' on the first keystroke,
@@ -11,10 +13,12 @@ export const typingStopDelayMs = 3000;
 export class TypingNotifier {
   private typing = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private lastStartAt = 0;
 
   constructor(
     private readonly emit: (isTyping: boolean) => void,
     private readonly delayMs: number = typingStopDelayMs,
+    private readonly now: () => number = Date.now,
   ) {}
 
   get isTyping(): boolean {
@@ -23,8 +27,9 @@ export class TypingNotifier {
 
   /** A keystroke in the message input. */
   input(): void {
-    if (!this.typing) {
+    if (!this.typing || this.now() - this.lastStartAt >= typingKeepAliveMs) {
       this.typing = true;
+      this.lastStartAt = this.now();
       this.emit(true);
     }
     clearTimeout(this.timer);
