@@ -146,6 +146,7 @@ export class EscrowService {
           },
           afterCommit: () => {
             this.publish(deal, updated);
+            this.announceProtection(deal);
             this.events.notify([otherDealerOf(deal, side)], {
               kind: 'escrow-paid',
               dealId,
@@ -211,6 +212,7 @@ export class EscrowService {
           },
           afterCommit: () => {
             this.publish(deal, updated);
+            this.announceProtection(deal);
             this.events.notify([otherDealerOf(deal, side)], {
               kind: 'escrow-refunded',
               dealId,
@@ -257,6 +259,16 @@ export class EscrowService {
       data: presentEscrow(escrow),
       updateType: 'updated',
     });
+  }
+
+  /** Whether a half is paid shows on every deal card (protected or not): the public list hears of a pay or refund. */
+  private announceProtection(deal: DealRow) {
+    this.deals
+      .get(deal.id, 0)
+      .then((fresh) => this.deals.announce(fresh, 'updated'))
+      .catch((error) =>
+        this.log.error({ err: error, dealId: deal.id }, 'announcing the escrow change failed'),
+      );
   }
 
   /**
