@@ -24,7 +24,9 @@ export default defineConfig({
   workers: 2,
   fullyParallel: true,
   forbidOnly: !!process.env.CI,
-  retries: 0,
+  // Latency assertions (a message within 1 s) can miss on a loaded 2-core machine: CI retries a journey
+  // once, and the run prints how many passed only on the retry ("flaky").
+  retries: process.env.CI ? 1 : 0,
   timeout: 30_000,
   expect: { timeout: 5_000 },
   reporter: [['list'], ['json', { outputFile: '.artifacts/report.json' }]],
@@ -34,7 +36,8 @@ export default defineConfig({
     browserName: 'chromium',
     headless: true,
     viewport: { width: 1280, height: 800 },
-    trace: 'retain-on-failure',
+    // Recording a trace for every run slows the journeys it measures; record the retry only.
+    trace: 'on-first-retry',
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath,
