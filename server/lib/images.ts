@@ -5,6 +5,18 @@ import { AppError, badRequest } from './errors';
 
 const acceptedFormats = new Set(['jpeg', 'png', 'gif', 'webp']);
 
+/** The first bytes of the accepted formats: anything else never reaches an image decoder. */
+function hasAcceptedSignature(bytes: Buffer): boolean {
+  const starts = (signature: number[], offset = 0) =>
+    signature.every((byte, i) => bytes[offset + i] === byte);
+  return (
+    starts([0xff, 0xd8, 0xff]) || // JPEG
+    starts([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]) || // PNG
+    starts([0x47, 0x49, 0x46, 0x38]) || // GIF8
+    (starts([0x52, 0x49, 0x46, 0x46]) && starts([0x57, 0x45, 0x42, 0x50], 8)) // RIFF....WEBP
+  );
+}
+
 /**
  * Decodes an uploaded picture from its bytes (never trusting its name or type),
  * and re-encodes it as a bounded WebP. Anything that is not a whole JPEG, PNG,
@@ -17,6 +29,7 @@ export async function normalizeProfilePicture(
   if (bytes.length > limits.profilePicture.maxBytes) {
     throw new AppError(413, errorCodes.payloadTooLarge, 'File size should be less than 5MB');
   }
+  if (!hasAcceptedSignature(bytes)) throw badRequest('Please select an image file (JPEG, PNG, GIF or WebP).');
   let format: string | undefined;
   try {
     format = (await sharp(bytes).metadata()).format;

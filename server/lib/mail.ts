@@ -21,7 +21,8 @@ export function createMailer(options: {
   log: FastifyBaseLogger;
 }): Mailer {
   if (options.smtpUrl) {
-    const transport = nodemailer.createTransport(options.smtpUrl);
+    // A hung mail server must not hold a registration for minutes (nodemailer's defaults).
+    const transport = nodemailer.createTransport(withSmtpTimeouts(options.smtpUrl));
     return {
       async send(mail) {
         await transport.sendMail({ from: options.from, to: mail.to, subject: mail.subject, text: mail.text });
@@ -37,4 +38,14 @@ export function createMailer(options: {
       options.log.info({ to: mail.to, subject: mail.subject, link: mail.link, file }, `Mail: ${mail.link}`);
     },
   };
+}
+
+/** Timeouts as URL options (nodemailer reads them from the query), unless SMTP_URL sets its own. */
+function withSmtpTimeouts(smtpUrl: string): string {
+  const url = new URL(smtpUrl);
+  const timeouts = { connectionTimeout: '10000', greetingTimeout: '10000', socketTimeout: '20000' };
+  for (const [name, value] of Object.entries(timeouts)) {
+    if (!url.searchParams.has(name)) url.searchParams.set(name, value);
+  }
+  return url.toString();
 }
