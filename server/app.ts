@@ -105,10 +105,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(registerRoutes);
   await registerWebApp(app, options.webDist ?? defaultWebDist);
   await attachRealtime(app, services, config);
-
-  app.addHook('onClose', async () => {
-    await services.close();
-  });
   return app;
 }
 

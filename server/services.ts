@@ -53,7 +53,6 @@ export async function createServices(deps: ServiceDeps) {
     progress,
     reviews,
     disputes,
-    async close() {},
   };
 }
 

@@ -324,7 +324,6 @@ async function main() {
       `\nSign in as ${demoUsers.map((u) => u.username).join(', ')} with the password '${demoPassword}'.`,
     );
   } finally {
-    await services.close();
     await database.close();
   }
 }
