@@ -171,7 +171,6 @@ async function runOn(name: string, database: Database, plans: RoundPlan[]) {
     results.push({ seconds: (performance.now() - started) / 1000, latenciesMs, moved, refused, failed });
   }
   const problems = await auditLedger(db);
-  await services.close();
   return { results: results.slice(warmupRounds), problems };
 }
 
