@@ -5,6 +5,7 @@ import { eq, sql } from 'drizzle-orm';
 import { decodeJwt, decodeProtectedHeader, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { passwordResets, settings, users } from '../../db/schema';
+import { signInFirst } from '../../test/expected-errors';
 import { signUp, startTestServer, type TestServer } from '../../test/harness';
 
 const publicUrl = 'https://deals.example.test';
@@ -17,7 +18,6 @@ const notVerified = {
   message: 'Please verify your email before signing in. Check your inbox for the verification link.',
   code: 'FORBIDDEN',
 };
-const signInFirst = { message: 'Please sign in to continue.', code: 'UNAUTHENTICATED' };
 const invalidResetLink = {
   message: 'This reset link is invalid or has expired. Please request a new one.',
   code: 'VALIDATION_FAILED',

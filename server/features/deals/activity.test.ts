@@ -8,9 +8,9 @@ import {
   placeBid,
   signUpMany,
 } from '../../test/deal-fixtures';
+import { signInFirst } from '../../test/expected-errors';
 import { type SignedUpUser, signUp, startTestServer, type TestServer } from '../../test/harness';
 
-const signInFirst = { message: 'Please sign in to continue.', code: 'UNAUTHENTICATED' };
 const userNotFound = { message: 'User not found', code: 'NOT_FOUND' };
 
 let server: TestServer;

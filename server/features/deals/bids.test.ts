@@ -13,18 +13,12 @@ import {
   sendRequest,
   signUpMany,
 } from '../../test/deal-fixtures';
+import { dealNotFound, invalid, signInFirst } from '../../test/expected-errors';
 import { type SignedUpUser, startTestServer, type TestServer } from '../../test/harness';
 
-const signInFirst = { message: 'Please sign in to continue.', code: 'UNAUTHENTICATED' };
-const dealNotFound = { message: 'Deal not found.', code: 'NOT_FOUND' };
 const bidNotFound = { message: 'Bid not found.', code: 'NOT_FOUND' };
 const conflict = (message: string) => ({ message, code: 'CONFLICT' });
 const forbidden = (message: string) => ({ message, code: 'FORBIDDEN' });
-const invalid = (field: string, message: string) => ({
-  message,
-  code: 'VALIDATION_FAILED',
-  fieldErrors: { [field]: [message] },
-});
 const dealersCannotBid = forbidden('Dealers of a deal cannot bid on it.');
 const bidsClosed = conflict('This deal already has its dealmaker; bids are closed.');
 const completed = conflict('This deal is already completed.');

@@ -14,10 +14,9 @@ import {
   sendRequest,
   signUpMany,
 } from '../../test/deal-fixtures';
+import { dealNotFound, signInFirst } from '../../test/expected-errors';
 import { type SignedUpUser, signUp, startTestServer, type TestServer } from '../../test/harness';
 
-const signInFirst = { message: 'Please sign in to continue.', code: 'UNAUTHENTICATED' };
-const dealNotFound = { message: 'Deal not found.', code: 'NOT_FOUND' };
 const requestNotFound = { message: 'Request not found.', code: 'NOT_FOUND' };
 const conflict = (message: string) => ({ message, code: 'CONFLICT' });
 const forbidden = (message: string) => ({ message, code: 'FORBIDDEN' });

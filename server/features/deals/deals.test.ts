@@ -16,17 +16,11 @@ import {
   sendRequest,
   signUpMany,
 } from '../../test/deal-fixtures';
+import { dealNotFound, invalid, signInFirst } from '../../test/expected-errors';
 import { type SignedUpUser, startTestServer, type TestServer } from '../../test/harness';
 
-const signInFirst = { message: 'Please sign in to continue.', code: 'UNAUTHENTICATED' };
-const dealNotFound = { message: 'Deal not found.', code: 'NOT_FOUND' };
 const conflict = (message: string) => ({ message, code: 'CONFLICT' });
 const forbidden = (message: string) => ({ message, code: 'FORBIDDEN' });
-const invalid = (field: string, message: string) => ({
-  message,
-  code: 'VALIDATION_FAILED',
-  fieldErrors: { [field]: [message] },
-});
 const notTwoDecimals = 'Amount must be a positive number with at most 2 decimals';
 const outOfRange = 'Amount must be between 0.01 and 1000000000.00';
 const notANumber = 'Amount must be a number';

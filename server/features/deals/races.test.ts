@@ -10,6 +10,7 @@ import {
   sendRequest,
   signUpMany,
 } from '../../test/deal-fixtures';
+import { dealNotFound } from '../../test/expected-errors';
 import type { ApiResponse, SignedUpUser, TestServer } from '../../test/harness';
 import { startTestServer } from '../../test/harness';
 import { recordEvents } from '../../test/recorded-events';
@@ -26,7 +27,6 @@ const alreadyJoined = conflict('Someone has already joined this deal.');
 const bidsClosed = conflict('This deal already has its dealmaker; bids are closed.');
 const alreadyBid = conflict('You have already bid on this deal. Update your bid instead.');
 const requestNotFound = { message: 'Request not found.', code: 'NOT_FOUND' };
-const dealNotFound = { message: 'Deal not found.', code: 'NOT_FOUND' };
 
 let server: TestServer;
 let creator: SignedUpUser;

@@ -9,29 +9,21 @@ import {
   markCompletedInDb,
   signUpMany,
 } from '../../test/deal-fixtures';
+import { dealNotFound, invalid, onlyParticipants, signInFirst, unknownId } from '../../test/expected-errors';
 import { type SignedUpUser, startTestServer, type TestServer } from '../../test/harness';
 import { recordEvents } from '../../test/recorded-events';
 
-const signInFirst = { message: 'Please sign in to continue.', code: 'UNAUTHENTICATED' };
-const dealNotFound = { message: 'Deal not found.', code: 'NOT_FOUND' };
 const disputeNotFound = { message: 'Dispute not found.', code: 'NOT_FOUND' };
 const onlyDealersRaise = { message: 'Only the dealers of this deal can raise a dispute.', code: 'FORBIDDEN' };
 const onlyDealmakerResolves = {
   message: 'Only the dealmaker of this deal can resolve its disputes.',
   code: 'FORBIDDEN',
 };
-const onlyParticipants = { message: 'Only the participants of this deal can do this.', code: 'FORBIDDEN' };
 const noDealmakerYet = {
   message: 'A dispute can be raised once the deal has a dealmaker.',
   code: 'CONFLICT',
 };
 const notOpen = { message: 'This dispute is not open.', code: 'CONFLICT' };
-const invalid = (field: string, message: string) => ({
-  message,
-  code: 'VALIDATION_FAILED',
-  fieldErrors: { [field]: [message] },
-});
-const unknownId = 2_147_483_647;
 
 let server: TestServer;
 let creator: SignedUpUser;

@@ -10,16 +10,10 @@ import {
   isoTimestamp,
   signUpMany,
 } from '../../test/deal-fixtures';
+import { dealNotFound, invalid, signInFirst } from '../../test/expected-errors';
 import { type ApiResponse, type SignedUpUser, startTestServer, type TestServer } from '../../test/harness';
 
-const signInFirst = { message: 'Please sign in to continue.', code: 'UNAUTHENTICATED' };
 const participantsOnly = { message: 'Only the participants of this deal can do this.', code: 'FORBIDDEN' };
-const dealNotFound = { message: 'Deal not found.', code: 'NOT_FOUND' };
-const invalid = (field: string, message: string) => ({
-  message,
-  code: 'VALIDATION_FAILED',
-  fieldErrors: { [field]: [message] },
-});
 
 let server: TestServer;
 let clients: TestClients;

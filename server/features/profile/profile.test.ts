@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { profilePictures } from '../../db/schema';
+import { signInFirst } from '../../test/expected-errors';
 import { type SignedUpUser, signUp, startTestServer, type TestServer } from '../../test/harness';
 
 let server: TestServer;
@@ -11,7 +12,6 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const signInFirst = { message: 'Please sign in to continue.', code: 'UNAUTHENTICATED' };
 const notAnImage = {
   message: 'Please select an image file (JPEG, PNG, GIF or WebP).',
   code: 'VALIDATION_FAILED',

@@ -8,17 +8,15 @@ import {
   markCompletedInDb,
   signUpMany,
 } from '../../test/deal-fixtures';
+import { dealNotFound, invalid, onlyParticipants, signInFirst, unknownId } from '../../test/expected-errors';
 import { type SignedUpUser, startTestServer, type TestServer } from '../../test/harness';
 import { recordEvents } from '../../test/recorded-events';
 
-const signInFirst = { message: 'Please sign in to continue.', code: 'UNAUTHENTICATED' };
-const dealNotFound = { message: 'Deal not found.', code: 'NOT_FOUND' };
 const itemNotFound = { message: 'Progress item not found.', code: 'NOT_FOUND' };
 const onlyDealmaker = {
   message: 'Only the dealmaker of this deal can manage its progress.',
   code: 'FORBIDDEN',
 };
-const onlyParticipants = { message: 'Only the participants of this deal can do this.', code: 'FORBIDDEN' };
 const dealCompleted = {
   message: 'This deal is completed; its progress can no longer change.',
   code: 'CONFLICT',
@@ -27,13 +25,7 @@ const cannotMove = (from: string, to: string) => ({
   message: `A ${from} item cannot be moved to ${to}.`,
   code: 'CONFLICT',
 });
-const invalid = (field: string, message: string) => ({
-  message,
-  code: 'VALIDATION_FAILED',
-  fieldErrors: { [field]: [message] },
-});
 const badStatus = invalid('status', 'Status must be pending, in_progress or completed');
-const unknownId = 2_147_483_647;
 
 let server: TestServer;
 let creator: SignedUpUser;

@@ -7,24 +7,17 @@ import {
   markCompletedInDb,
   signUpMany,
 } from '../../test/deal-fixtures';
+import { dealNotFound, invalid, signInFirst, unknownId } from '../../test/expected-errors';
 import { type SignedUpUser, startTestServer, type TestServer } from '../../test/harness';
 import { recordEvents } from '../../test/recorded-events';
 
-const signInFirst = { message: 'Please sign in to continue.', code: 'UNAUTHENTICATED' };
-const dealNotFound = { message: 'Deal not found.', code: 'NOT_FOUND' };
 const userNotFound = { message: 'User not found', code: 'NOT_FOUND' };
 const onlyParticipants = {
   message: 'Only the participants of this deal can review each other.',
   code: 'FORBIDDEN',
 };
 const notYet = { message: 'Reviews open once the deal is completed.', code: 'CONFLICT' };
-const invalid = (field: string, message: string) => ({
-  message,
-  code: 'VALIDATION_FAILED',
-  fieldErrors: { [field]: [message] },
-});
 const badRating = invalid('rating', 'Rating must be a whole number from 1 to 5');
-const unknownId = 2_147_483_647;
 
 type Trio = { creator: SignedUpUser; counterpart: SignedUpUser; dealmaker: SignedUpUser };
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signInFirst } from '../../test/expected-errors';
 import { type SignedUpUser, signUp, startTestServer, type TestServer } from '../../test/harness';
 
 let server: TestServer;
@@ -38,7 +39,6 @@ async function get(path: string, token: string | null = alice.token) {
 
 const usernames = (list: { username: string }[]) => list.map((user) => user.username);
 const newestFirst = () => [davey, dave, carol, bob, alice].map((user) => user.username);
-const signInFirst = { message: 'Please sign in to continue.', code: 'UNAUTHENTICATED' };
 const userNotFound = { message: 'User not found', code: 'NOT_FOUND' };
 
 describe('GET /api/auth/users', () => {

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { escrows } from '../../db/schema';
+import { dealNotFound, signInFirst } from '../../test/expected-errors';
 import { type SignedUpUser, startTestServer, type TestServer } from '../../test/harness';
 import { auditLedger } from './ledger-audit';
 import {
@@ -15,8 +16,6 @@ import {
 } from './wallet-fixtures';
 
 const lockedMessage = 'Both parties have paid! Money is now locked in escrow until deal completion.';
-const signInFirst = { message: 'Please sign in to continue.', code: 'UNAUTHENTICATED' };
-const dealNotFound = { message: 'Deal not found.', code: 'NOT_FOUND' };
 const alreadyPaid = { message: 'You have already paid your half', code: 'CONFLICT' };
 const nothingToRefund = {
   message: 'You have not paid your half, so there is nothing to refund.',

@@ -2,15 +2,15 @@ import { expect } from 'vitest';
 import type { Deal } from '../../../contract/deals';
 import type { ServerEvents } from '../../../contract/realtime';
 import type { Audience } from '../../realtime/publisher';
-import { type SignedUpUser, signUp, type TestServer } from '../../test/harness';
+import { assignDealmakerByRequest, createDeal, joinDeal } from '../../test/deal-fixtures';
+import type { SignedUpUser, TestServer } from '../../test/harness';
+import { recordEvents } from '../../test/recorded-events';
 
 /** Test helpers for the wallet, escrow and completion suites: everything goes through the real API. */
 
 let dealCounter = 0;
 
-export function signUpMany(server: TestServer, count: number): Promise<SignedUpUser[]> {
-  return Promise.all(Array.from({ length: count }, () => signUp(server)));
-}
+export { signUpMany } from '../../test/deal-fixtures';
 
 /** A deal with a joined counterpart and a dealmaker (assigned by an accepted request). */
 export async function dealWithDealmaker(
@@ -19,33 +19,14 @@ export async function dealWithDealmaker(
   budget = 100,
 ): Promise<Deal> {
   dealCounter++;
-  const created = await server.post<Deal>('/api/deals/create-deal', {
-    token: people.creator.token,
-    body: {
-      title: `Escrow deal ${dealCounter}`,
-      description: `Deal ${dealCounter} for the money tests`,
-      budget,
-      timeline: '1 week',
-    },
+  const deal = await createDeal(server, people.creator, {
+    title: `Escrow deal ${dealCounter}`,
+    description: `Deal ${dealCounter} for the money tests`,
+    budget,
+    timeline: '1 week',
   });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  const dealId = created.body.id;
-  if (people.counterpart) {
-    const joined = await server.put(`/api/deals/join-deal-as-dealer/${dealId}`, {
-      token: people.counterpart.token,
-    });
-    expect(joined.status, JSON.stringify(joined.body)).toBe(200);
-  }
-  const sent = await server.post('/api/request-dealmaker/send-request', {
-    token: people.creator.token,
-    body: { dealId, receiverUsername: people.dealmaker.username },
-  });
-  expect(sent.status, JSON.stringify(sent.body)).toBe(201);
-  const accepted = await server.post(`/api/request-dealmaker/accept/${sent.body.id}`, {
-    token: people.dealmaker.token,
-  });
-  expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
-  return accepted.body.deal as Deal;
+  if (people.counterpart) await joinDeal(server, people.counterpart, deal.id);
+  return assignDealmakerByRequest(server, people.creator, deal.id, people.dealmaker);
 }
 
 export async function deposit(server: TestServer, user: SignedUpUser, amount: number, key?: string) {
@@ -85,18 +66,13 @@ export type CapturedEvent = {
   payload: { [field: string]: unknown; kind?: string };
 };
 
-/** Records every event the services publish (they are published after commit). */
+/** Every event the services publish (after commit), with lookups the money suites use. */
 export function captureEvents(server: TestServer) {
-  const events: CapturedEvent[] = [];
-  const detach = server.app.services.events.attach({
-    publish(audience, event, payload) {
-      events.push({ audience, event, payload: payload as CapturedEvent['payload'] });
-    },
-    leaveDeal() {},
-  });
+  const recorder = recordEvents(server);
+  const events = recorder.events as CapturedEvent[];
   return {
     events,
-    detach,
+    detach: recorder.detach,
     clear: () => {
       events.length = 0;
     },

@@ -1,12 +1,12 @@
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { idempotencyKeys, wallets, walletTransactions } from '../../db/schema';
+import { signInFirst } from '../../test/expected-errors';
 import { type SignedUpUser, signUp, startTestServer, type TestServer } from '../../test/harness';
 import { auditLedger } from './ledger-audit';
 import { balanceOf, deposit } from './wallet-fixtures';
 
 const isoTimestamp = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
-const signInFirst = { message: 'Please sign in to continue.', code: 'UNAUTHENTICATED' };
 const validation = (message: string, field = 'amount') => ({
   message,
   code: 'VALIDATION_FAILED',
