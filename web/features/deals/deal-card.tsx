@@ -5,8 +5,9 @@ import { Button } from '../../components/ui/button';
 import { ClockIcon, ShieldIcon, UserIcon, UsersIcon } from '../../components/ui/icons';
 import { formatMoney } from '../../lib/money';
 import { dealTexts, failure, type ShowFlash, success } from './deal-flash';
+import { useDeleteDealWithFlash, useLeaveDealWithFlash } from './deal-membership-actions';
 import { type DealCardAction, dealCardActions } from './deal-rules';
-import { useDeleteBid, useDeleteDeal, useJoinDeal, useLeaveDeal } from './deals-api';
+import { useDeleteBid, useJoinDeal } from './deals-api';
 import { UserProfileLink } from './user-profile-link';
 
 type DealCardProps = {
@@ -129,14 +130,8 @@ function DealCardActions({
     onSuccess: () => onFlash(success(dealTexts.joined)),
     onError: (error) => onFlash(failure(dealTexts.joinFailed, error)),
   });
-  const leave = useLeaveDeal({
-    onSuccess: () => onFlash(success(dealTexts.left)),
-    onError: (error) => onFlash(failure(dealTexts.leaveFailed, error)),
-  });
-  const remove = useDeleteDeal({
-    onSuccess: () => onFlash(success(dealTexts.deleted)),
-    onError: (error) => onFlash(failure(dealTexts.deleteFailed, error)),
-  });
+  const leave = useLeaveDealWithFlash(onFlash);
+  const remove = useDeleteDealWithFlash(onFlash);
   const deleteBid = useDeleteBid({
     onSuccess: () => onFlash(success(dealTexts.bidDeleted)),
     onError: (error) => onFlash(failure(dealTexts.bidDeleteFailed, error)),

@@ -10,9 +10,10 @@ import { BriefcaseIcon, ShieldIcon } from '../../components/ui/icons';
 import { LoadingState } from '../../components/ui/spinner';
 import { formatMoney } from '../../lib/money';
 import { formatDate } from '../../lib/time';
-import { dealTexts, type Flash, FlashStrip, failure, type ShowFlash, success } from './deal-flash';
+import { type Flash, FlashStrip, type ShowFlash } from './deal-flash';
+import { useDeleteDealWithFlash, useLeaveDealWithFlash } from './deal-membership-actions';
 import { dealRoleOf } from './deal-rules';
-import { useDeleteDeal, useLeaveDeal, useMyDeals } from './deals-api';
+import { useMyDeals } from './deals-api';
 
 type MyDealsDialogProps = {
   open: boolean;
@@ -62,14 +63,8 @@ function MyDealRow({ deal, viewer, onFlash }: { deal: Deal; viewer: string; onFl
   const navigate = useNavigate();
   const titleId = useId();
   const role = dealRoleOf(deal, viewer);
-  const leave = useLeaveDeal({
-    onSuccess: () => onFlash(success(dealTexts.left)),
-    onError: (error) => onFlash(failure(dealTexts.leaveFailed, error)),
-  });
-  const remove = useDeleteDeal({
-    onSuccess: () => onFlash(success(dealTexts.deleted)),
-    onError: (error) => onFlash(failure(dealTexts.deleteFailed, error)),
-  });
+  const leave = useLeaveDealWithFlash(onFlash);
+  const remove = useDeleteDealWithFlash(onFlash);
   const busy = leave.isPending || remove.isPending;
 
   return (
