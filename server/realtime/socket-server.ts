@@ -65,8 +65,7 @@ export async function attachRealtime(app: FastifyInstance, services: Services, c
           : extractToken(headers.authorization, headers.cookie);
       const user = await services.auth.userFromToken(token);
       if (!user) return next(new Error('unauthorized'));
-      const account = await services.users.getById(user.id);
-      socket.data.user = { id: user.id, username: user.username, full_name: account.fullName };
+      socket.data.user = { id: user.id, username: user.username, full_name: user.fullName };
       // The socket lives no longer than its token.
       const expiresIn = Math.min(user.exp * 1000 - Date.now(), maxTimerMs);
       const timer = setTimeout(() => socket.disconnect(true), Math.max(expiresIn, 0));

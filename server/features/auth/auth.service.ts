@@ -144,13 +144,20 @@ export class AuthService {
     return this.userFromToken(extractToken(request.headers.authorization, request.headers.cookie));
   }
 
-  async userFromToken(token: string | null): Promise<(AuthUser & { exp: number }) | null> {
+  /** The token's user with its expiry and full name (the realtime layer shows it in typing indicators). */
+  async userFromToken(token: string | null): Promise<(AuthUser & { fullName: string; exp: number }) | null> {
     if (!token) return null;
     const claims = await this.signer.verify(token);
     if (!claims) return null;
     const user = await usersRepository.findById(this.db, claims.id);
     if (!user?.verifiedAt || user.tokenVersion !== claims.tokenVersion) return null;
-    return { id: user.id, username: user.username, email: user.email, exp: claims.exp };
+    return {
+      id: user.id,
+      username: user.username,
+      email: user.email,
+      fullName: user.fullName,
+      exp: claims.exp,
+    };
   }
 
   async requestPasswordReset(email: string) {
