@@ -27,19 +27,6 @@ export const usersRepository = {
     return db.query.users.findFirst({ where: sql`lower(${users.email}) = lower(${email})` });
   },
 
-  findByUsernames(db: DbOrTx, usernames: string[]) {
-    if (usernames.length === 0) return Promise.resolve([]);
-    return db
-      .select()
-      .from(users)
-      .where(
-        inArray(
-          sql`lower(${users.username})`,
-          usernames.map((u) => u.toLowerCase()),
-        ),
-      );
-  },
-
   findByVerificationKeyHash(db: DbOrTx, hash: string) {
     return db.query.users.findFirst({ where: eq(users.verificationKeyHash, hash) });
   },
