@@ -1,4 +1,4 @@
-import { and, desc, eq, ilike, inArray, isNotNull, lt, notInArray, or, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, ilike, isNotNull, lt, notInArray, or, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { users } from '../../db/schema';
 
