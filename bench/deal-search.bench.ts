@@ -1,20 +1,32 @@
-// Deal keyword search on 100,000 deals: the query plan of GET /api/deals/all/{keyword} and its time with the
-// trigram indexes, against the same query with index scans switched off, measured in one run.
-// `node --import tsx bench/deal-search.bench.ts` (embedded database), or with DATABASE_URL for PostgreSQL.
+/**
+ * Keyword search and the plain deals list, straight against the database (no
+ * HTTP, no cache): their query plans and times at 10k, 100k and (on
+ * PostgreSQL: DATABASE_URL) 1M deals, for a keyword in 1% of the titles, a
+ * keyword in 0.01% of them, and none. Flat times from 10k to 1M mean the cost
+ * grows with the page, not with the table (docs/decisions/0013-keyword-search.md).
+ *
+ *   node --import tsx bench/deal-search.bench.ts
+ */
+import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
-import { createPgliteTemplate, type Database, openDatabase } from '../server/db/client';
+import { type Database, openDatabase } from '../server/db/client';
 import { dealsRepository } from '../server/features/deals/deals.repository';
 import { withAdmin, withDatabase } from '../server/test/test-database';
+import { openTemporaryEmbedded } from './temp-embedded';
 
-const dealCount = 100_000;
-const keywords = ['harbor', 'abc12', 'supply of goods', 'zz9q'];
-const rounds = 20;
+const rounds = 30;
+const sizes = process.env.DATABASE_URL ? [10_000, 100_000, 1_000_000] : [10_000, 100_000];
+const keywords = [
+  { keyword: 'zephyr', share: '1% of titles' },
+  { keyword: 'quasar', share: '0.01% of titles' },
+  { keyword: 'no-such-word', share: 'none' },
+];
 
 async function open(): Promise<{ database: Database; drop: () => Promise<void> }> {
   const url = process.env.DATABASE_URL;
   if (!url) {
-    const database = await openDatabase({ kind: 'pglite', loadDataDir: await createPgliteTemplate() });
-    return { database, drop: async () => {} };
+    const database = await openTemporaryEmbedded();
+    return { database, drop: () => database.close() };
   }
   const name = `dealmaker_search_bench_${process.pid}`;
   await withAdmin(url, (client) => client.query(`CREATE DATABASE ${name}`));
@@ -22,72 +34,69 @@ async function open(): Promise<{ database: Database; drop: () => Promise<void> }
   return {
     database,
     drop: async () => {
+      await database.close();
       await withAdmin(url, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
     },
   };
 }
 
-/** Deterministic titles and descriptions (md5 of the row number), a few with a real word in them. */
-async function seed(database: Database) {
-  await database.db.execute(
-    sql`insert into users (username, email, full_name, password_hash, verified_at) values ('bench', 'bench@example.test', 'Bench', 'x', now())`,
-  );
+/** Grows the deals table to `total` deals (1 in 100 titles with "zephyr", 1 in 10,000 with "quasar"). */
+async function growTo(database: Database, from: number, total: number) {
   await database.db.execute(sql`
     insert into deals (title, description, budget_cents, timeline, creator_id)
-    select 'Deal ' || g || ' ' || md5(g::text) || case when g % 997 = 0 then ' Harbor logistics' else '' end,
-           'Description ' || md5((g * 7)::text) || ' for supply of goods',
+    select case when g % 10000 = 0 then 'Quasar optics line ' || g
+                when g % 100 = 0 then 'Acquire the zephyr fleet ' || g
+                else (array['Freight','Packaging','Warehouse','Courier','Bakery','Software'])[1 + g % 6] || ' deal ' || g end,
+           'Deal ' || g || ' about logistics, supply and finance for a regional buyer with a long history',
            100000 + g, '4 weeks', 1
-    from generate_series(1, ${dealCount}) g`);
-  await database.db.execute(sql`analyze deals`);
+      from generate_series(${from + 1}::int, ${total}::int) g`);
+  await database.db.execute(sql`vacuum analyze deals`);
 }
 
-const rowsOf = (result: unknown) => (result as { rows: Record<string, unknown>[] }).rows;
-
-async function timeSearch(database: Database, keyword: string) {
+async function timePage(database: Database, keyword: string | undefined) {
+  const run = async () => {
+    const ids = await dealsRepository.pageIds(database.db, { keyword, limit: 50 });
+    await dealsRepository.viewsByIds(database.db, ids, 1);
+  };
+  for (let i = 0; i < 5; i++) await run();
   const started = performance.now();
-  for (let i = 0; i < rounds; i++) await dealsRepository.list(database.db, 1, { keyword, limit: 50 });
+  for (let i = 0; i < rounds; i++) await run();
   return (performance.now() - started) / rounds;
+}
+
+async function planOf(database: Database, keyword: string) {
+  const result = (await database.db.execute(sql`
+    explain (analyze, buffers) select id from deals where search_text like lower(${`%${keyword}%`})
+     order by id desc limit 50`)) as unknown as { rows: Array<Record<string, string>> };
+  return result.rows.map((row) => row['QUERY PLAN']!);
 }
 
 async function main() {
   const { database, drop } = await open();
   try {
-    const seeded = performance.now();
-    await seed(database);
+    await database.db.execute(sql`
+      insert into users (username, email, full_name, password_hash, verified_at)
+      values ('searcher', 'searcher@example.test', 'Searcher', 'x', now())`);
     console.log(
-      `${database.kind}: ${dealCount} deals seeded in ${Math.round(performance.now() - seeded)} ms\n`,
+      `${database.kind}: ms per page of 50 (ids + views), mean of ${rounds}, after 5 warm-up rounds`,
     );
-
-    const query = dealsRepository.list(database.db, 1, { keyword: keywords[0], limit: 50 });
-    const plan = rowsOf(await database.db.execute(sql`explain ${query}`)).map((row) =>
-      String(row['QUERY PLAN']),
-    );
-    console.log(`Query plan for keyword "${keywords[0]}" (lines that touch deals):`);
-    for (const line of plan.filter((l) => /deals|Bitmap/.test(l) && !/bids|escrows|users/.test(l)))
-      console.log(line);
-    const usesIndexes =
-      plan.some((l) => l.includes('deals_title_trgm')) &&
-      plan.some((l) => l.includes('deals_description_trgm'));
-    console.log(`\nuses the trigram indexes: ${usesIndexes ? 'yes' : 'NO'}\n`);
-
-    console.log('keyword            indexed ms   no-index ms   ratio');
-    for (const keyword of keywords) {
-      const indexed = await timeSearch(database, keyword);
-      // The same query with index scans forbidden: what the search would cost without its indexes.
-      const unindexed = await database.db.transaction(async (tx) => {
-        await tx.execute(sql`set local enable_bitmapscan = off`);
-        await tx.execute(sql`set local enable_indexscan = off`);
-        const started = performance.now();
-        for (let i = 0; i < 3; i++) await dealsRepository.list(tx, 1, { keyword, limit: 50 });
-        return (performance.now() - started) / 3;
-      });
-      console.log(
-        `${keyword.padEnd(18)} ${indexed.toFixed(1).padStart(10)} ${unindexed.toFixed(1).padStart(13)} ${(unindexed / indexed).toFixed(1).padStart(7)}×`,
-      );
+    console.log(`deals       list   ${keywords.map((k) => `${k.keyword} (${k.share})`.padEnd(28)).join('')}`);
+    let seeded = 0;
+    for (const size of sizes) {
+      const started = performance.now();
+      await growTo(database, seeded, size);
+      seeded = size;
+      const seedSeconds = ((performance.now() - started) / 1000).toFixed(1);
+      const cells = [(await timePage(database, undefined)).toFixed(2).padStart(6)];
+      for (const { keyword } of keywords)
+        cells.push((await timePage(database, keyword)).toFixed(2).padEnd(28));
+      console.log(`${String(size).padEnd(10)} ${cells.join('   ')} (seeded in ${seedSeconds} s)`);
     }
-    if (!usesIndexes) process.exitCode = 1;
+    for (const { keyword } of keywords) {
+      console.log(`\nPlan at ${seeded} deals for "${keyword}":`);
+      for (const line of await planOf(database, keyword)) console.log(`  ${line}`);
+    }
   } finally {
-    await database.close();
     await drop();
   }
 }

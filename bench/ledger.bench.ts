@@ -21,10 +21,11 @@ import Fastify from 'fastify';
 import { loadConfig } from '../server/config';
 import { type Database, openDatabase } from '../server/db/client';
 import { deals, users } from '../server/db/schema';
-import { auditLedger } from '../server/features/wallet/ledger-audit';
 import { AppError } from '../server/lib/errors';
 import { createServices, type Services } from '../server/services';
+import { auditLedger } from '../server/test/ledger-audit';
 import { withAdmin, withDatabase } from '../server/test/test-database';
+import { openTemporaryEmbedded } from './temp-embedded';
 
 const seed = 42;
 const userCount = 50;
@@ -101,6 +102,7 @@ async function runOn(name: string, database: Database, plans: RoundPlan[]) {
   const services: Services = await createServices({
     config,
     db: database.db,
+    executeSql: database.executeSql,
     mailer: { async send() {} },
     log,
   });
@@ -138,6 +140,10 @@ async function runOn(name: string, database: Database, plans: RoundPlan[]) {
         })),
       )
       .returning({ id: deals.id });
+    // As assigning a dealmaker does: the deal's escrow opens with it.
+    await db.transaction(async (tx) => {
+      for (const [i, row] of dealRows.entries()) await services.escrow.open(tx, row.id, plan.deals[i]!.cents);
+    });
     const latenciesMs: number[] = [];
     let moved = 0;
     let refused = 0;
@@ -171,6 +177,7 @@ async function runOn(name: string, database: Database, plans: RoundPlan[]) {
     results.push({ seconds: (performance.now() - started) / 1000, latenciesMs, moved, refused, failed });
   }
   const problems = await auditLedger(db);
+  await services.close();
   return { results: results.slice(warmupRounds), problems };
 }
 
@@ -197,10 +204,10 @@ async function main() {
   const plans = planRounds(warmupRounds + measuredRounds);
   const rows: Array<{ name: string; summary: ReturnType<typeof summarize>; problems: string[] }> = [];
 
-  const embedded = await openDatabase({ kind: 'pglite' });
+  const embedded = await openTemporaryEmbedded();
   try {
     const { results, problems } = await runOn('embedded', embedded, plans);
-    rows.push({ name: 'embedded (PGlite)', summary: summarize(results), problems });
+    rows.push({ name: 'embedded PostgreSQL', summary: summarize(results), problems });
   } finally {
     await embedded.close();
   }

@@ -1,5 +1,5 @@
 /**
- * Deal chat fan-out: messages per second and delivery latency (HTTP send →
+ * Deal chat fan-out at a fixed rate (REALTIME_RATE, default 500 messages/s, open loop): delivery latency (HTTP send →
  * receipt by every socket of every participant), next to a bare Socket.IO
  * server relaying the same fan-out (no HTTP, no auth, no database) measured in
  * the same run, so the ratios mean something on a noisy machine.
@@ -9,12 +9,17 @@
  * One instance on the embedded database; with DATABASE_URL and REDIS_URL also
  * two instances sharing PostgreSQL and Redis (against two bare servers joined
  * by the same Redis adapter). Fixed seed, loopback only, well under a minute.
- * Servers and clients share this process (and its event loop), in both the
- * measured and the baseline runs.
+ * The product runs as the built server in its own process(es), as in production;
+ * the clients (and the bare baseline servers, whose work is negligible) share
+ * this one.
  */
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createAdapter } from '@socket.io/redis-adapter';
 import { Redis } from 'ioredis';
@@ -25,17 +30,20 @@ import type { ServerEvents } from '../contract/realtime';
 import { type Database, openDatabase } from '../server/db/client';
 import { deals, users } from '../server/db/schema';
 import { TokenSigner } from '../server/features/auth/tokens';
-import { startTestServer, type TestServer } from '../server/test/harness';
 import { withAdmin, withDatabase } from '../server/test/test-database';
+import { freePort, startBuiltServer, stop } from './processes';
+import { openTemporaryEmbedded } from './temp-embedded';
 
 const seed = 42;
-const dealCount = 100;
+const dealCount = 200;
 /** Creator, counterpart and dealmaker: a deal has no more participants. */
 const participantsPerDeal = 3;
 /** Share of participants with a second socket (a second tab). */
-const secondSocketShare = 0.5;
-/** Messages in flight at once (each waits for its full fan-out before the next). */
-const inFlight = 16;
+const secondSocketShare = 2 / 3;
+/** Messages sent per second through the API (open loop: each on time, whatever the others did). */
+const rate = Number(process.env.REALTIME_RATE ?? 500);
+/** Sending connections (HTTP clients or, for the baseline, sockets) the messages are spread over. */
+const senderCount = 16;
 const warmupMs = 500;
 const measureMs = 4_000;
 const deliveryTimeoutMs = 10_000;
@@ -121,38 +129,45 @@ async function measure(target: Target): Promise<Result> {
   const latencies: number[] = [];
   let delivered = 0;
   let lost = 0;
-  let next = 0;
   const runId = randomBytes(4).toString('hex');
 
-  async function worker(index: number) {
-    while (performance.now() < end && next < plan.length) {
-      const planned = plan[next]!;
-      const clientId = `${runId}-${next++}`;
-      const start = performance.now();
-      const fannedOut = new Promise<boolean>((resolve) => {
-        const timer = setTimeout(() => resolve(false), deliveryTimeoutMs);
-        pending.set(clientId, {
-          remaining: socketsOfDeal(planned.deal),
-          done: () => {
-            clearTimeout(timer);
-            resolve(true);
-          },
-        });
+  /** One message, due at `due`: its latency counts from then, so a sender that falls behind shows it. */
+  async function sendOne(index: number, due: number) {
+    const planned = plan[index]!;
+    const clientId = `${runId}-${index}`;
+    const fannedOut = new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), deliveryTimeoutMs);
+      pending.set(clientId, {
+        remaining: socketsOfDeal(planned.deal),
+        done: () => {
+          clearTimeout(timer);
+          resolve(true);
+        },
       });
-      await target.send(index, planned.deal, planned.sender, clientId);
-      const ok = await fannedOut;
-      const finished = performance.now();
-      pending.delete(clientId);
-      if (!ok) {
-        lost++;
-        continue;
-      }
-      // Throughput: fan-outs completed in the window; latency: of every message started in it.
-      if (finished >= measureFrom && finished <= end) delivered++;
-      if (start >= measureFrom && start < end) latencies.push(finished - start);
+    });
+    await target.send(index % senderCount, planned.deal, planned.sender, clientId).catch(() => undefined);
+    const ok = await fannedOut;
+    const finished = performance.now();
+    pending.delete(clientId);
+    if (!ok) {
+      lost++;
+      return;
     }
+    // Throughput: fan-outs completed in the window; latency: of every message due in it.
+    if (finished >= measureFrom && finished <= end) delivered++;
+    if (due >= measureFrom && due < end) latencies.push(finished - due);
   }
-  await Promise.all(Array.from({ length: inFlight }, (_, index) => worker(index)));
+
+  // Open loop: message i is due at begin + i / rate, whatever happened to the ones before it.
+  const sends: Promise<void>[] = [];
+  for (let index = 0; index < plan.length; index++) {
+    const due = begin + (index * 1000) / rate;
+    if (due >= end) break;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    sends.push(sendOne(index, due));
+  }
+  await Promise.all(sends);
   for (const socket of sockets) socket.disconnect();
   latencies.sort((x, y) => x - y);
   const at = (quantile: number) =>
@@ -211,7 +226,7 @@ async function bareTarget(instances: number, redisUrl?: string): Promise<Target>
   const urls = servers.map((server) => server.url);
   // One sending socket per worker, beside the participants' sockets.
   const senders = await Promise.all(
-    Array.from({ length: inFlight }, async (_, worker) => {
+    Array.from({ length: senderCount }, async (_, worker) => {
       const socket = connect(urls[worker % urls.length]!, {
         transports: ['websocket'],
         auth: { user: -1 - worker },
@@ -242,7 +257,11 @@ async function bareTarget(instances: number, redisUrl?: string): Promise<Target>
 }
 
 /** The product: users and deals inserted directly, messages sent over HTTP, events through its Socket.IO. */
-async function dealmakerTarget(instances: number, database: Database, redisUrl?: string): Promise<Target> {
+async function dealmakerTarget(
+  instances: number,
+  database: Database & { url: string },
+  redisUrl?: string,
+): Promise<Target> {
   const signer = new TokenSigner(jwtSecret);
   const runId = randomBytes(4).toString('hex');
   const userRows = await database.db
@@ -278,16 +297,32 @@ async function dealmakerTarget(instances: number, database: Database, redisUrl?:
     throw new Error('expected deal ids 1…n in a fresh database');
   const tokens = await Promise.all(userRows.map((row) => signer.sign({ ...row, tokenVersion: 0 })));
 
-  const redisKey = `bench-dealmaker-${randomUUID()}`;
-  const servers: TestServer[] = [];
+  // Each instance is the built server in its own process, as in production: the clients here do not
+  // share its event loop.
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'dealmaker-realtime-bench-'));
+  const servers: Array<{ child: ChildProcess; url: string }> = [];
+  // BENCH_PROFILE_DIR=<dir>: each server runs under `node --cpu-prof` and leaves its profile there.
+  const profiling = process.env.BENCH_PROFILE_DIR
+    ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_PROFILE_DIR)}`]
+    : [];
   for (let index = 0; index < instances; index++) {
-    servers.push(
-      await startTestServer({
-        database,
-        keepDatabase: true,
-        config: { jwtSecret, ...(redisUrl ? { redisUrl, redisKey } : {}) },
-      }),
+    const port = await freePort();
+    const child = await startBuiltServer(
+      {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: path.join(dataDir, String(index)),
+        DATABASE_URL: database.url,
+        ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
+        JWT_SECRET: jwtSecret,
+        LOG_LEVEL: 'warn',
+        NODE_ENV: 'production',
+      },
+      profiling,
     );
+    servers.push({ child, url: `http://127.0.0.1:${port}` });
   }
   const urls = servers.map((server) => server.url);
   return {
@@ -305,7 +340,8 @@ async function dealmakerTarget(instances: number, database: Database, redisUrl?:
       await response.arrayBuffer().catch(() => undefined);
     },
     async close() {
-      for (const server of servers) await server.close();
+      for (const server of servers) await stop(server.child);
+      await rm(dataDir, { recursive: true, force: true });
     },
   };
 }
@@ -313,9 +349,11 @@ async function dealmakerTarget(instances: number, database: Database, redisUrl?:
 async function postgresDatabase(adminUrl: string) {
   const name = `dealmaker_bench_${randomBytes(6).toString('hex')}`;
   await withAdmin(adminUrl, (client) => client.query(`CREATE DATABASE ${name}`));
-  const database = await openDatabase({ kind: 'postgres', url: withDatabase(adminUrl, name), poolSize: 30 });
+  const url = withDatabase(adminUrl, name);
+  const database = await openDatabase({ kind: 'postgres', url, poolSize: 30 });
   return {
     ...database,
+    url,
     close: async () => {
       await database.close();
       await withAdmin(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
@@ -340,7 +378,7 @@ async function main() {
   const rows: Row[] = [];
 
   const baseline1 = await run('bare Socket.IO, 1 instance', () => bareTarget(1));
-  const embedded = await openDatabase({ kind: 'pglite' });
+  const embedded = await openTemporaryEmbedded();
   try {
     rows.push({
       setup: '1 instance, embedded database',
@@ -376,7 +414,7 @@ async function main() {
   const widths = [44, 9, 9, 9, 10, 5];
   console.log(
     `\nDeal chat fan-out: ${dealCount} deals × ${participantsPerDeal} participants, ${socketCount} sockets, ` +
-      `${inFlight} messages in flight, ${measureMs / 1000} s measured after ${warmupMs} ms warm-up, seed ${seed}\n`,
+      `${rate} messages/s sent over ${senderCount} connections (open loop), ${measureMs / 1000} s measured after ${warmupMs} ms warm-up, seed ${seed}\n`,
   );
   console.log(line(['', 'msgs/s', 'p50 ms', 'p99 ms', 'delivered', 'lost'], widths));
   for (const row of rows) {

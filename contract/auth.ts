@@ -60,4 +60,10 @@ export const tokenClaimsSchema = z.object({
 export type TokenClaims = z.infer<typeof tokenClaimsSchema>;
 
 /** GET /auth/me */
-export const meResponseSchema = z.object({ id: z.number().int(), username: z.string(), email: z.string() });
+export const meResponseSchema = z.object({
+  id: z.number().int(),
+  username: z.string(),
+  email: z.string(),
+  /** Operators see the Operator console (granted only by a command on the server). */
+  isOperator: z.boolean(),
+});

@@ -1,22 +1,10 @@
 import { z } from 'zod';
+import { bodyDealId, invalidCharacter, requiredText, withoutNul } from './fields';
 import { limits } from './limits';
 import { moneySchema } from './money';
 
-/** Ids are PostgreSQL integers: a larger number is refused here rather than failing in the database. */
-const maxId = 2_147_483_647;
-const bodyDealId = z.number({ error: 'dealId is required' }).int().positive().max(maxId);
-
-/** PostgreSQL text cannot hold NUL: such input is refused here rather than failing in the database. */
-const withoutNul = (value: string) => !value.includes('\u0000');
-const invalidCharacter = (name: string) => `${name} contains an invalid character`;
-
-const text = (name: string, bounds: { min: number; max: number }) =>
-  z
-    .string({ error: `${name} is required` })
-    .trim()
-    .min(bounds.min, `${name} is required`)
-    .max(bounds.max, `${name} must be at most ${bounds.max} characters`)
-    .refine(withoutNul, invalidCharacter(name));
+const text = (name: string, bounds: { max: number }) =>
+  requiredText(name, bounds.max).refine(withoutNul, invalidCharacter(name));
 
 export const createDealSchema = z.object({
   title: text('Title', limits.deal.title),
@@ -54,21 +42,17 @@ export const dealSchema = z.object({
 export type Deal = z.infer<typeof dealSchema>;
 export const dealListSchema = z.array(dealSchema);
 
+/** The part a user plays in a deal (DESIGN.md §5: roles are per deal). */
+export const dealRoleSchema = z.enum(['creator', 'counterpart', 'dealmaker']);
+export type DealRole = z.infer<typeof dealRoleSchema>;
+
 /** A deal on a user's Activity tab, with the part that user plays in it. */
-export const activityEntrySchema = dealSchema.extend({
-  role: z.enum(['creator', 'counterpart', 'dealmaker']),
-});
+export const activityEntrySchema = dealSchema.extend({ role: dealRoleSchema });
 export type ActivityEntry = z.infer<typeof activityEntrySchema>;
 
 /** GET /api/deals/all/{keyword}: matched case-insensitively in titles and descriptions. */
 export const dealSearchParamsSchema = z.object({
   keyword: z.string().trim().max(limits.searchQuery.max).refine(withoutNul, invalidCharacter('Keyword')),
-});
-
-export const dealListQuerySchema = z.object({
-  limit: z.coerce.number().int().min(1).max(limits.page.maxLimit).default(limits.page.defaultLimit),
-  /** Cursor: only deals older than the deal with this id. */
-  before: z.coerce.number().int().positive().max(maxId).optional(),
 });
 
 export const bidSchema = z.object({
@@ -135,5 +119,14 @@ export const sendRequestSchema = z.object({
 
 export type NewDealmakerRequest = z.output<typeof sendRequestSchema>;
 
-export const idParamSchema = z.object({ id: z.coerce.number().int().positive().max(maxId) });
-export const dealIdParamSchema = z.object({ dealId: z.coerce.number().int().positive().max(maxId) });
+/** PUT /bid-management/select-bid/{dealId}/{bidId}: what happened, and the deal as it is now. */
+export const selectBidResponseSchema = z.object({ message: z.string(), deal: dealSchema });
+export type SelectBidResponse = z.infer<typeof selectBidResponseSchema>;
+
+/** POST /request-dealmaker/accept/{id}: the receiver is now the deal's dealmaker. */
+export const acceptRequestResponseSchema = z.object({ message: z.string(), deal: dealSchema });
+/** POST /request-dealmaker/reject/{id}. */
+export const rejectRequestResponseSchema = z.object({
+  message: z.string(),
+  request: dealmakerRequestSchema,
+});

@@ -30,5 +30,13 @@ export const limits = {
   page: { defaultLimit: 50, maxLimit: 100 },
   tokenLifetimeSeconds: 7 * 24 * 60 * 60,
   resetTokenLifetimeSeconds: 60 * 60,
-  signIn: { perUsername: 10, perAddress: 50, windowSeconds: 15 * 60 },
+  /** How many of each in how many seconds (server/lib/rate-limits.ts). */
+  rateLimits: {
+    signInFailuresPerUserAndAddress: { points: 10, seconds: 15 * 60 },
+    signInFailuresPerAddress: { points: 50, seconds: 15 * 60 },
+    registrationsPerAddress: { points: 10, seconds: 60 * 60 },
+    resetRequestsPerAddress: { points: 10, seconds: 60 * 60 },
+    resetRequestsPerEmail: { points: 3, seconds: 60 * 60 },
+    pictureUploadsPerUser: { points: 30, seconds: 60 * 60 },
+  },
 } as const;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { centsToDollars, dollarsToCents, formatCents, moneySchema } from './money';
+import { centsToDollars, dollarsToCents, formatCents, formatUsdCents, moneySchema } from './money';
 
 describe('dollarsToCents', () => {
   it.each([
@@ -87,10 +87,43 @@ describe('centsToDollars and formatCents', () => {
   });
 });
 
+describe('formatUsdCents', () => {
+  it.each([
+    [0, '$0.00'],
+    [1, '$0.01'],
+    [10, '$0.10'],
+    [99, '$0.99'],
+    [100, '$1.00'],
+    [123450, '$1,234.50'],
+    [99999, '$999.99'],
+    [100000, '$1,000.00'],
+    [2500000, '$25,000.00'],
+    [525000, '$5,250.00'],
+    [100000000, '$1,000,000.00'],
+    [100000000000, '$1,000,000,000.00'],
+    [-5000, '\u2212$50.00'],
+    [-1, '\u2212$0.01'],
+    [-123456789, '\u2212$1,234,567.89'],
+    [-0, '$0.00'],
+  ])('%s cents are written %s', (cents, text) => {
+    expect(formatUsdCents(cents)).toBe(text);
+  });
+
+  it('writes what en-US currency formatting writes, for every amount', () => {
+    const intl = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+    fc.assert(
+      fc.property(fc.integer({ min: -(10 ** 13), max: 10 ** 13 }), (cents) => {
+        expect(formatUsdCents(cents)).toBe(intl.format(cents / 100).replace('-', '\u2212'));
+      }),
+      { numRuns: 5_000 },
+    );
+  });
+});
+
 describe('moneySchema', () => {
   const budget = moneySchema(1, 100_000_000_000);
   const decimals = 'Amount must be a positive number with at most 2 decimals';
-  const range = 'Amount must be between 0.01 and 1000000000.00';
+  const range = 'Amount must be between $0.01 and $1,000,000,000.00';
   const notANumber = 'Amount must be a number';
 
   const issue = (value: unknown) => {
@@ -121,10 +154,45 @@ describe('moneySchema', () => {
   it.each([
     ['NaN', Number.NaN],
     ['Infinity', Number.POSITIVE_INFINITY],
-    ['a string', '5'],
     ['null', null],
     ['undefined', undefined],
     ['an object', { amount: 5 }],
+  ])('refuses %s as not a number', (_name, value) => {
+    expect(issue(value)).toEqual([notANumber]);
+  });
+
+  it('takes a plain decimal string as the same amount, as clients of the original system send it', () => {
+    expect(budget.parse('2000')).toBe(200_000);
+    expect(budget.parse('2000.5')).toBe(200_050);
+    expect(budget.parse('2000.50')).toBe(200_050);
+    expect(budget.parse('0.01')).toBe(1);
+    expect(budget.parse('1000000000')).toBe(100_000_000_000);
+  });
+
+  it.each([
+    ['abc', decimals],
+    ['1e3', decimals],
+    [' 12', decimals],
+    ['12 ', decimals],
+    ['12.345', decimals],
+    ['-5', decimals],
+    ['+5', decimals],
+    ['0x10', decimals],
+    ['1.', decimals],
+    ['', decimals],
+    ['NaN', decimals],
+    ['Infinity', decimals],
+    ['0', range],
+    ['0.00', range],
+    ['1000000000.01', range],
+  ])('refuses the string %j', (value, message) => {
+    expect(issue(value)).toEqual([message]);
+  });
+
+  it.each([
+    ['true', true],
+    ['an array', [5]],
+    ['an array of a string', ['5']],
   ])('refuses %s as not a number', (_name, value) => {
     expect(issue(value)).toEqual([notANumber]);
   });
@@ -133,7 +201,7 @@ describe('moneySchema', () => {
     const deposit = moneySchema(1, 100_000_000);
     expect(deposit.parse(1000000)).toBe(100_000_000);
     expect(deposit.safeParse(1000000.01).error!.issues[0]!.message).toBe(
-      'Amount must be between 0.01 and 1000000.00',
+      'Amount must be between $0.01 and $1,000,000.00',
     );
   });
 });

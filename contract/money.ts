@@ -1,15 +1,17 @@
 import { z } from 'zod';
 
 /**
- * Money travels as a JSON number of dollars with at most two decimals and is
- * handled everywhere else as integer cents. The conversion goes through the
- * number's shortest decimal text, so no float arithmetic ever touches money.
+ * Money travels as a JSON number of dollars with at most two decimals — or the
+ * same as a plain decimal string ("2000", "2000.5", "2000.50"), as clients of
+ * the original system send it — and is handled everywhere else as integer
+ * cents. The conversion goes through the decimal text, so no float arithmetic
+ * ever touches money.
  */
 const plainDecimal = /^(\d+)(?:\.(\d{1,2}))?$/;
 
 /** Dollars → cents, or null when the value is not a plain non-negative amount with ≤ 2 decimals. */
-export function dollarsToCents(value: number): number | null {
-  if (!Number.isFinite(value)) return null;
+export function dollarsToCents(value: number | string): number | null {
+  if (typeof value === 'number' && !Number.isFinite(value)) return null;
   const match = plainDecimal.exec(String(value));
   if (!match) return null;
   const cents = Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
@@ -28,9 +30,24 @@ export function formatCents(cents: number): string {
   return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
 }
 
-/** A dollar amount on the wire, parsed to integer cents within [minCents, maxCents]. */
+/** The minus sign of negative amounts (U+2212, as typeset money shows it, not the hyphen). */
+export const minusSign = '\u2212';
+
+/**
+ * Cents → '$25,000.00' (en-US: thousands grouped, always 2 decimals); negatives '−$50.00'. The one
+ * money format of the product: the web app shows every amount this way, and the server's messages
+ * that name an amount write it this way too. Integer arithmetic only, so it is exact for every amount.
+ */
+export function formatUsdCents(cents: number): string {
+  const abs = Math.abs(Math.trunc(cents));
+  const whole = String(Math.floor(abs / 100)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  const sign = cents <= -1 ? minusSign : '';
+  return `${sign}$${whole}.${String(abs % 100).padStart(2, '0')}`;
+}
+
+/** A dollar amount on the wire (a number or a plain decimal string), parsed to integer cents within [minCents, maxCents]. */
 export function moneySchema(minCents: number, maxCents: number) {
-  return z.number({ error: 'Amount must be a number' }).transform((value, ctx) => {
+  return z.union([z.number(), z.string()], { error: 'Amount must be a number' }).transform((value, ctx) => {
     const cents = dollarsToCents(value);
     if (cents === null) {
       ctx.addIssue({ code: 'custom', message: 'Amount must be a positive number with at most 2 decimals' });
@@ -39,7 +56,7 @@ export function moneySchema(minCents: number, maxCents: number) {
     if (cents < minCents || cents > maxCents) {
       ctx.addIssue({
         code: 'custom',
-        message: `Amount must be between ${formatCents(minCents)} and ${formatCents(maxCents)}`,
+        message: `Amount must be between ${formatUsdCents(minCents)} and ${formatUsdCents(maxCents)}`,
       });
       return z.NEVER;
     }

@@ -1,7 +1,9 @@
-import type { Dispute, ProgressItem } from './collaboration';
 import type { Bid, Deal, DealmakerRequest } from './deals';
-import type { Message, TypingUser } from './messages';
-import type { Escrow } from './wallet';
+import type { Dispute } from './disputes';
+import type { Escrow } from './escrow';
+import type { Message, MessagesReadEvent, TypingUser } from './messages';
+import type { NotificationEvent } from './notifications';
+import type { ProgressItem } from './progress';
 
 /** updateType values of spec §9 (plus 'sent' for messages and the request/bid life-cycle words). */
 export type UpdateType =
@@ -20,21 +22,51 @@ export type UpdateType =
 
 export type DealEvent<T> = { dealId: number; data: T; updateType: UpdateType };
 
-export type NotificationPayload = { message: string; dealId?: number; kind: string };
+/**
+ * A dealer's selection of a bid, as bid-updated 'selected' carries it: whether
+ * it finalized the deal, and then with whom and for how much.
+ */
+export type BidSelectionChange = {
+  id: number;
+  dealFinalized: boolean;
+  finalDealmaker?: string;
+  finalPrice?: number;
+};
 
 /** Server → client events (spec §7 Realtime events). */
 export type ServerEvents = {
   'deal-updated': DealEvent<Deal | { id: number }>;
-  'bid-updated': DealEvent<Bid | { id: number }>;
+  'bid-updated': DealEvent<Bid | BidSelectionChange | { id: number }>;
   'dealmaker-request-updated': DealEvent<DealmakerRequest | { id: number }>;
   /** A half paid or refunded, the escrow locked or released: to the deal's participants. */
   'escrow-updated': DealEvent<Escrow>;
-  notification: NotificationPayload;
+  /** A stored notification and the user's new unread count: to the user's own room. */
+  notification: NotificationEvent;
+  /** A participant has read the deal's chat up to a message: to the deal's other participants. */
+  'messages-read': MessagesReadEvent;
   'progress-updated': DealEvent<ProgressItem>;
   'dispute-updated': DealEvent<Dispute>;
   'message-updated': { dealId: number; messageData: Message; updateType: 'sent' };
   'typing-updated': { dealId: number; userInfo: TypingUser; isTyping: boolean };
 };
+
+/**
+ * The name the original system's client reads each event's object under.
+ * Events go out with both keys (`data`, per spec §7, and this one) holding the same object.
+ */
+export const originalClientPayloadKeys = {
+  'deal-updated': 'dealData',
+  'bid-updated': 'bidData',
+  'dealmaker-request-updated': 'requestData',
+  'escrow-updated': 'escrowData',
+  'progress-updated': 'progressData',
+} as const satisfies Partial<Record<keyof ServerEvents, string>>;
+
+/** An event's payload as clients receive it: with its object also under the original client's name. */
+export function withOriginalClientKey<E extends keyof ServerEvents>(event: E, payload: ServerEvents[E]) {
+  const key = (originalClientPayloadKeys as Partial<Record<keyof ServerEvents, string>>)[event];
+  return key ? { ...payload, [key]: (payload as { data: unknown }).data } : payload;
+}
 
 /** The same events as Socket.IO listener signatures. */
 export type ServerEventListeners = { [E in keyof ServerEvents]: (payload: ServerEvents[E]) => void };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { decimalId } from './fields';
 import { limits } from './limits';
 
 export const profileSchema = z.object({
@@ -71,5 +72,5 @@ export const userSearchQuerySchema = z.object({
 });
 export const publicInfoQuerySchema = z.object({
   keyword: z.string().trim().max(limits.searchQuery.max).optional().default(''),
-  dealId: z.coerce.number().int().positive().max(2_147_483_647).optional(),
+  dealId: decimalId().optional(),
 });

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { dealSchema } from './deals';
+import { decimalId } from './fields';
 import { limits } from './limits';
 import { moneySchema } from './money';
 
 /**
- * Wallet, escrow and completion calls (spec §7 "Wallet and escrow", DESIGN.md §5
- * Escrow / Completion / Wallet, §6 Money). Every amount on the wire is a JSON
- * number of dollars with at most two decimals; the server keeps integer cents.
+ * Wallet calls (spec §7 "Wallet and escrow", DESIGN.md §5 Wallet, §6 Money).
+ * Every amount on the wire is a JSON number of dollars with at most two
+ * decimals; the server keeps integer cents. The escrow is in escrow.ts.
  */
 
 /** spec §3 Wallet. */
@@ -65,11 +65,25 @@ export function signedAmount(transaction: Pick<WalletTransaction, 'type' | 'amou
   return incomingTransactionTypes.has(transaction.type) ? transaction.amount : -transaction.amount;
 }
 
-/** GET /wallet/transactions: newest first; `before` is the id of the last row of the previous page. */
+/** The balance right before a movement: what it was after, less what the movement changed. */
+export function balanceBefore(
+  transaction: Pick<WalletTransaction, 'type' | 'amount' | 'balanceAfter'>,
+): number {
+  return (Math.round(transaction.balanceAfter * 100) - Math.round(signedAmount(transaction) * 100)) / 100;
+}
+
+/** The reference a person quotes for one movement (receipt, CSV export): 'TX-000042'. */
+export const transactionReference = (id: number) => `TX-${String(id).padStart(6, '0')}`;
+
+/** GET /wallet/transactions: newest first; `before` is the id of the last row of the previous page; `type` keeps one type. */
 export const walletTransactionsQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(limits.page.maxLimit).default(limits.page.defaultLimit),
-  before: z.coerce.number().int().positive().optional(),
+  before: decimalId(Number.MAX_SAFE_INTEGER).optional(),
+  type: z.enum(walletTransactionTypes).optional(),
 });
+
+/** GET /wallet/transactions.csv: the whole history (or one type of it) as a spreadsheet. */
+export const walletExportQuerySchema = walletTransactionsQuerySchema.pick({ type: true });
 
 export const depositRequestSchema = z.object({
   amount: moneySchema(limits.depositCents.min, limits.depositCents.max),
@@ -87,69 +101,6 @@ export const walletMovementResponseSchema = z.object({
   transaction: walletTransactionSchema,
 });
 export type WalletMovementResponse = z.infer<typeof walletMovementResponseSchema>;
-
-/** pending (0 or 1 half paid) → locked (both paid) → completed (released to the dealmaker). */
-export const escrowStatuses = ['pending', 'locked', 'completed'] as const;
-export type EscrowStatusValue = (typeof escrowStatuses)[number];
-
-/** spec §3 Escrow, with each dealer's share: the creator pays ceil(amount/2) cents, the counterpart the rest. */
-export const escrowSchema = z.object({
-  amount: z.number(),
-  status: z.enum(escrowStatuses),
-  creatorPaid: z.boolean(),
-  counterpartPaid: z.boolean(),
-  creatorAmount: z.number(),
-  counterpartAmount: z.number(),
-});
-export type Escrow = z.infer<typeof escrowSchema>;
-
-/** GET /wallet/escrow/{dealId}: the escrow exists once the deal has a dealmaker. */
-export const escrowStatusResponseSchema = z.object({
-  escrowExists: z.boolean(),
-  escrow: escrowSchema.nullable(),
-  deal: dealSchema,
-});
-export type EscrowStatusResponse = z.infer<typeof escrowStatusResponseSchema>;
-
-/** POST /wallet/escrow/{dealId}/lock and /refund. */
-export const escrowActionResponseSchema = z.object({
-  message: z.string(),
-  escrow: escrowSchema,
-  wallet: walletSchema,
-});
-export type EscrowActionResponse = z.infer<typeof escrowActionResponseSchema>;
-
-/** PUT /progress/deal/{dealId}/complete. */
-export const completionResponseSchema = z.object({
-  message: z.string(),
-  deal: dealSchema,
-  isCompleted: z.boolean(),
-});
-export type CompletionResponse = z.infer<typeof completionResponseSchema>;
-
-/** The spec's exact texts (spec §4 Escrow). */
-export const escrowMessages = {
-  locked: 'Both parties have paid! Money is now locked in escrow until deal completion.',
-  released: 'Escrow payment has been released to the dealmaker!',
-} as const;
-
-/**
- * Money calls (deposit, withdraw, escrow pay and refund) accept this header: a
- * retry with the same key returns the first answer and moves no money again.
- * Keys are per user; the answer is replayed with `Idempotent-Replayed: true`.
- */
-export const idempotencyKeyHeader = 'idempotency-key';
-export const idempotencyReplayedHeader = 'idempotent-replayed';
-export const idempotencyKeyMaxLength = 200;
-
-/** Headers of a money call; other headers pass through untouched. */
-export const idempotentHeadersSchema = z.looseObject({
-  [idempotencyKeyHeader]: z
-    .string()
-    .min(1, 'Idempotency-Key must not be empty')
-    .max(idempotencyKeyMaxLength, `Idempotency-Key must be at most ${idempotencyKeyMaxLength} characters`)
-    .optional(),
-});
 
 /** No wallet may hold more cents than a JSON number carries exactly. */
 export const maxWalletBalanceCents = Number.MAX_SAFE_INTEGER;

@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { confirmAction } from './support/confirm';
 import { dealWithDealmaker, deposit, payEscrowHalf, uniqueWord } from './support/deals';
 import type { Actor } from './support/fixtures';
 import { expect, test } from './support/fixtures';
@@ -232,6 +233,7 @@ test('progress live, a dispute blocks completion until resolved, then reviews al
 
   await openDeal(a, deal);
   await dealActions(a).getByRole('button', { name: 'Mark as Finished' }).click();
+  await confirmAction(a, 'Mark as Finished');
   const refusal = dealActions(a).getByRole('alert');
   await expect(refusal).toContainText('Failed to mark deal as complete. Please try again.');
   await expect(refusal).toContainText('Resolve the open dispute before marking the deal as finished.');
@@ -264,6 +266,7 @@ test('progress live, a dispute blocks completion until resolved, then reviews al
 
   // Now both dealers mark the deal finished: it completes.
   await dealActions(a).getByRole('button', { name: 'Mark as Finished' }).click();
+  await confirmAction(a, 'Mark as Finished');
   await expect(
     dealActions(a).getByText('You marked this deal as finished. Waiting for the other party to mark it too.'),
   ).toBeVisible();
@@ -271,6 +274,7 @@ test('progress live, a dispute blocks completion until resolved, then reviews al
 
   await openDeal(b, deal);
   await dealActions(b).getByRole('button', { name: 'Mark as Finished' }).click();
+  await confirmAction(b, 'Mark as Finished');
   await expect(b.getByRole('region', { name: 'Deal Completed' })).toBeVisible();
   await expect(b.getByRole('region', { name: 'Deal Completed' })).toContainText('$300.00');
 

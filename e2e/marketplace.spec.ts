@@ -1,4 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
+import { confirmAction, confirmation } from './support/confirm';
 import { type Actor, expect, test } from './support/fixtures';
 
 type DealInput = { title: string; description: string; budget: number; timeline: string };
@@ -253,6 +254,10 @@ test('a bidder can change and withdraw a bid from the deal card', async ({ alice
   await expect(card.getByText(`Your bid: ${money(725.25)}`)).toBeVisible();
 
   await card.getByRole('button', { name: 'Delete Bid' }).click();
+  await expect(confirmation(carol.page)).toContainText(
+    `Delete your bid of ${money(725.25)} on '${deal.title}'.`,
+  );
+  await confirmAction(carol.page, 'Delete Bid');
   await expect(carol.page.getByText('Bid deleted successfully!')).toBeVisible();
   await expect(card.getByRole('button', { name: 'Bid as Dealmaker' })).toBeVisible();
   await expect(card.getByRole('button', { name: 'Join Deal' })).toBeVisible();
@@ -279,6 +284,7 @@ test('a requested dealmaker accepts from the dealmaker panel', async ({ alice, n
   await expect(request.getByText(`from @${alice.user.username}`)).toBeVisible();
 
   await request.getByRole('button', { name: 'Accept' }).click();
+  await confirmAction(erin.page, 'Accept');
   await expect(dialog).toBeHidden();
   const card = erin.page.getByRole('article', { name: deal.title });
   await expect(card).toBeVisible();
@@ -312,6 +318,7 @@ test('a requested dealmaker rejects, and the dealer sees the request as rejected
 
   const { request } = await openIncomingRequest(frank.page, deal.title);
   await request.getByRole('button', { name: 'Reject' }).click();
+  await confirmAction(frank.page, 'Reject');
   await expect(frank.page.getByText('You have no incoming dealmaker requests.')).toBeVisible();
   await frank.page.keyboard.press('Escape');
   await expect(frank.page.getByText('You are not the dealmaker of any deal yet')).toBeVisible();

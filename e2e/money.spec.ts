@@ -1,4 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
+import { confirmAction, confirmation } from './support/confirm';
 import { dealWithDealmaker, uniqueWord } from './support/deals';
 import { expect, test } from './support/fixtures';
 
@@ -98,12 +99,16 @@ test('dealers deposit, each pays their half into escrow, finish the deal, and th
   const b = bob.page;
   const c = carol.page;
 
-  // A deposits with a quick double click on the button: one deposit.
+  // A deposits with quick double clicks, on the button and on the confirmation: one deposit.
   await openWallet(a);
   await expect(a.getByText('No transactions yet')).toBeVisible();
   await expect(walletStat(a, 'Current Balance')).toHaveText('$0.00');
   await depositForm(a).getByLabel('Amount ($)').fill('750.25');
   await depositForm(a).getByRole('button', { name: 'Deposit', exact: true }).dblclick();
+  await expect(confirmation(a)).toContainText(
+    'Deposit $750.25 into your wallet (simulated: no card or bank is charged). Balance after: $750.25.',
+  );
+  await confirmation(a).getByRole('button', { name: 'Deposit', exact: true }).dblclick();
   await expect(a.getByText('Successfully deposited $750.25')).toBeVisible();
   await expectWallet(a, {
     balance: '$750.25',
@@ -115,14 +120,15 @@ test('dealers deposit, each pays their half into escrow, finish the deal, and th
   await openWallet(a);
   await expectWallet(a, { balance: '$750.25', rows: 1 });
 
-  // B deposits with a slower double click: still one deposit.
+  // B confirms with a slower double click: still one deposit.
   await openWallet(b);
   await expect(b.getByText('No transactions yet')).toBeVisible();
   await depositForm(b).getByLabel('Amount ($)').fill('600');
+  await depositForm(b).getByLabel('Amount ($)').press('Enter');
   const deposited = b.getByText('Successfully deposited $600.00');
   await doubleClickAtHumanPace(
     b,
-    depositForm(b).getByRole('button', { name: 'Deposit', exact: true }),
+    confirmation(b).getByRole('button', { name: 'Deposit', exact: true }),
     deposited,
   );
   await expect(deposited).toBeVisible();
@@ -143,7 +149,11 @@ test('dealers deposit, each pays their half into escrow, finish the deal, and th
   const paid = escrowBox(a).getByText(
     'Your half ($500.01) has been paid successfully. Waiting for the other party.',
   );
-  await doubleClickAtHumanPace(a, escrowBox(a).getByRole('button', { name: 'Pay my half' }), paid);
+  await escrowBox(a).getByRole('button', { name: 'Pay my half' }).click();
+  await expect(confirmation(a)).toContainText(
+    `Pay $500.01 from your wallet into escrow for '${deal.title}'. Balance after: $250.24.`,
+  );
+  await doubleClickAtHumanPace(a, confirmation(a).getByRole('button', { name: 'Pay my half' }), paid);
   await expect(paid).toBeVisible();
   await expect(escrowHalf(a, "Creator's half")).toContainText('Paid');
   await expect(escrowHalf(a, "Creator's half")).not.toContainText('Not paid');
@@ -156,7 +166,7 @@ test('dealers deposit, each pays their half into escrow, finish the deal, and th
     rows: 2,
     newest: { text: `Escrow payment for "${deal.title}"`, balanceAfter: '$250.24' },
   });
-  await expect(historyRows(a).first()).toContainText('-$500.01');
+  await expect(historyRows(a).first()).toContainText('\u2212$500.01');
 
   // One half paid: the deal is protected on the Deals page, for both dealers.
   const aCard = await dealCard(a, keyword, deal.title);
@@ -173,6 +183,7 @@ test('dealers deposit, each pays their half into escrow, finish the deal, and th
   await expect(escrowHalf(b, "Counterpart's half")).toContainText('Not paid');
   await expect(escrowBox(b).getByText('Your half: $500.00, paid from your wallet.')).toBeVisible();
   await escrowBox(b).getByRole('button', { name: 'Pay my half' }).click();
+  await confirmAction(b, 'Pay my half');
   const locked = 'Both parties have paid! Money is now locked in escrow until deal completion.';
   await expect(escrowBox(b).getByText(locked).first()).toBeVisible();
   await expect(escrowHalf(b, "Counterpart's half")).not.toContainText('Not paid');
@@ -183,7 +194,7 @@ test('dealers deposit, each pays their half into escrow, finish the deal, and th
   await expectWallet(b, {
     balance: '$100.00',
     rows: 2,
-    newest: { text: /Escrow payment[\s\S]*-\$500\.00/, balanceAfter: '$100.00' },
+    newest: { text: /Escrow payment[\s\S]*\u2212\$500\.00/, balanceAfter: '$100.00' },
   });
 
   // A sees the locked escrow too, and marks the deal finished first.
@@ -193,6 +204,7 @@ test('dealers deposit, each pays their half into escrow, finish the deal, and th
   await expect(completionLine(a, 'Creator')).toHaveText('⏳ Pending');
   await expect(completionLine(a, 'Counterpart')).toHaveText('⏳ Pending');
   await a.getByRole('button', { name: 'Mark as Finished' }).click();
+  await confirmAction(a, 'Mark as Finished');
   await expect(
     a.getByText('You marked this deal as finished. Waiting for the other party to mark it too.'),
   ).toBeVisible();
@@ -207,6 +219,8 @@ test('dealers deposit, each pays their half into escrow, finish the deal, and th
   await expect(completionLine(b, 'Creator')).toHaveText('✅ Completed');
   await expect(completionLine(b, 'Counterpart')).toHaveText('⏳ Pending');
   await b.getByRole('button', { name: 'Mark as Finished' }).click();
+  await expect(confirmation(b)).toContainText('the escrow of $1,000.01 is released to');
+  await confirmAction(b, 'Mark as Finished');
   const completed = b.getByRole('region', { name: 'Deal Completed' });
   await expect(completed).toBeVisible();
   await expect(completed.locator('dt', { hasText: 'Final Budget' })).toBeVisible();

@@ -1,10 +1,12 @@
 #!/usr/bin/env node
-// `npm start`: builds the web app when it is missing or out of date, then runs the server.
-// `node scripts/start.mjs --build-only` does only the first part (the browser tests use it).
+// `npm start`: builds the web app and the server bundle when missing or out of date, then runs the
+// server from its bundle (plain JavaScript: no TypeScript loader in the running process).
+// `node scripts/start.mjs --build-only` only builds (the browser tests use it).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { serverBundle, serverNodeFlags } from './server-command.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const viteConfig = path.join('web', 'vite.config.ts');
@@ -29,6 +31,38 @@ function newestMtime(folders) {
     }
   }
   return newest;
+}
+
+// The bundle holds the server and the contract; a changed package.json may mean other dependencies.
+const serverSourceFolders = [path.join(root, 'server'), path.join(root, 'contract')];
+
+function serverBuildIsStale() {
+  if (!fs.existsSync(serverBundle)) return 'the server has not been built yet';
+  const newest = Math.max(
+    newestMtime(serverSourceFolders),
+    fs.statSync(path.join(root, 'package.json')).mtimeMs,
+  );
+  if (newest > fs.statSync(serverBundle).mtimeMs) return 'the server changed since it was built';
+  return null;
+}
+
+/** One ES module with our code; packages stay in node_modules, loaded from there as usual. */
+async function buildServerIfNeeded() {
+  const reason = serverBuildIsStale();
+  if (!reason) return;
+  console.log(`Building the server (${reason})…`);
+  const esbuild = await import('esbuild');
+  await esbuild.build({
+    entryPoints: [path.join(root, 'server', 'index.ts')],
+    outfile: serverBundle,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    sourcemap: true,
+    logLevel: 'warning',
+  });
 }
 
 function webBuildIsStale() {
@@ -90,6 +124,7 @@ async function buildWebAppIfNeeded() {
 }
 
 await buildWebAppIfNeeded();
+await buildServerIfNeeded();
 if (process.argv.includes('--build-only')) process.exit(0);
 if (receivedSignal) process.exit(130);
-exitLike(await run(process.execPath, ['--import', 'tsx', path.join('server', 'index.ts')]));
+exitLike(await run(process.execPath, [...serverNodeFlags, serverBundle]));

@@ -1,27 +1,38 @@
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import fastifyCookie from '@fastify/cookie';
+import zlib from 'node:zlib';
+import fastifyCompress from '@fastify/compress';
 import fastifyCors from '@fastify/cors';
-import fastifyHelmet from '@fastify/helmet';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import {
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+  LogController,
+} from 'fastify';
+import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorCodes } from '../contract/errors';
 import { limits } from '../contract/limits';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { registerRoutes } from './features/routes';
-import { refuseNulCharacters, registerErrorHandling } from './lib/http-errors';
+import {
+  answerClientError,
+  answerFrameworkError,
+  refuseNulCharacters,
+  registerErrorHandling,
+} from './lib/http-errors';
 import { createMailer, type Mailer } from './lib/mail';
+import { registerRequestContext } from './lib/request-context';
+import { responseSerializerCompiler } from './lib/response-serializer';
+import { refuseForeignOriginsWithCookies } from './lib/same-origin';
+import { addSecurityHeaders } from './lib/security-headers';
+import { webDistFolder } from './paths';
 import { attachRealtime } from './realtime/socket-server';
 import { createServices, type Services } from './services';
 
@@ -43,9 +54,10 @@ declare module 'fastify' {
 }
 
 export type App = FastifyInstance;
-export type TypedApp = ReturnType<FastifyInstance['withTypeProvider']> & FastifyInstance;
 
-const defaultWebDist = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'web', 'dist');
+/** How long a client may take to send its request headers before its connection is dropped. */
+export const headersTimeoutMs = 10_000;
+export type TypedApp = ReturnType<FastifyInstance['withTypeProvider']> & FastifyInstance;
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, database } = options;
@@ -55,35 +67,57 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Idle keep-alive sockets close at once on shutdown; in-flight requests still finish.
     forceCloseConnections: 'idle',
     trustProxy: config.trustProxy,
-    // Long path parameters (a search keyword) reach the route's own validation instead of a bare 414.
+    logController: new RoutineRequestsAtDebugLevel(),
+    // Path parameters up to 1,000 characters reach the routes' own validation; longer ones get a 414.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
+    serverFactory: (handler) =>
+      http.createServer(
+        {
+          // A connection that sends its headers slowly (or never finishes them) is dropped within ~10 s.
+          headersTimeout: config.headersTimeoutMs ?? headersTimeoutMs,
+          requestTimeout: 120_000,
+          connectionsCheckingInterval: 1_000,
+        },
+        handler,
+      ),
   }).withTypeProvider<ZodTypeProvider>();
+  // Request bodies are JSON (and multipart for uploads): a text/plain body is refused with 415,
+  // so a cross-site form cannot post one.
+  app.removeContentTypeParser('text/plain');
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(responseSerializerCompiler);
   registerErrorHandling(app);
   refuseNulCharacters(app);
+  await registerRequestContext(app);
 
   const mailer = options.mailer ?? createMailer({ ...config, from: config.mailFrom, log: app.log });
-  const services = await createServices({ config, db: database.db, mailer, log: app.log });
+  const services = await createServices({
+    config,
+    db: database.db,
+    executeSql: database.executeSql,
+    mailer,
+    log: app.log,
+  });
   app.decorate('services', services);
+  app.addHook('onClose', () => services.close());
   app.decorate('config', config);
 
-  await app.register(fastifyHelmet, {
-    contentSecurityPolicy: {
-      useDefaults: true,
-      directives: {
-        'img-src': ["'self'", 'data:', 'blob:'],
-        'style-src': ["'self'", "'unsafe-inline'"],
-        'connect-src': ["'self'", 'ws:', 'wss:'],
-        'upgrade-insecure-requests': null,
-      },
-    },
-    crossOriginEmbedderPolicy: false,
+  addSecurityHeaders(app);
+  refuseForeignOriginsWithCookies(app, config);
+  // API answers of 1 KB and more, compressed for clients that accept it (the web app's files come
+  // pre-compressed instead: registerWebApp). A moderate brotli level: the answers are small and live.
+  await app.register(fastifyCompress, {
+    global: true,
+    threshold: 1024,
+    encodings: ['br', 'gzip'],
+    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
+    zlibOptions: { level: 6 },
   });
   if (config.corsOrigins.length > 0) {
     await app.register(fastifyCors, { origin: config.corsOrigins, credentials: true });
   }
-  await app.register(fastifyCookie);
   await app.register(fastifyMultipart, {
     limits: { fileSize: limits.profilePicture.maxBytes, files: 1, parts: 5, fields: 4 },
   });
@@ -103,14 +137,29 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
 
   await app.register(registerRoutes);
-  await registerWebApp(app, options.webDist ?? defaultWebDist);
+  await registerWebApp(app, options.webDist ?? webDistFolder);
   await attachRealtime(app, services, config);
   return app;
 }
 
 /**
- * The built single-page app: assets are immutable, every other non-API path
- * gets index.html so the app's router can show the page (or its 404 page).
+ * Routine requests are logged at debug level only: at info, a log line per request cost more than the
+ * request itself on the hot calls, and buried what matters (errors, mail links, start-up).
+ */
+class RoutineRequestsAtDebugLevel extends LogController {
+  override incomingRequest() {}
+
+  override requestCompleted(error: Error | null | undefined, _request: FastifyRequest, reply: FastifyReply) {
+    if (error)
+      reply.log.error({ res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
+    else reply.log.debug({ res: reply, responseTime: reply.elapsedTime }, 'request completed');
+  }
+}
+
+/**
+ * The built single-page app: hashed assets are immutable, every other non-API path gets index.html so
+ * the app's router can show the page (or its 404 page). The build writes a .br and a .gz beside each
+ * text file; browsers that accept them get those.
  */
 async function registerWebApp(app: FastifyInstance, webDist: string) {
   const indexFile = path.join(webDist, 'index.html');
@@ -120,6 +169,7 @@ async function registerWebApp(app: FastifyInstance, webDist: string) {
       root: webDist,
       wildcard: false,
       index: false,
+      preCompressed: true,
       setHeaders(res, filePath) {
         res.header(
           'cache-control',

@@ -15,6 +15,8 @@ const variables = [
   'TRUST_PROXY',
   'MAIL_FROM',
   'LOG_LEVEL',
+  'ESCROW_HALF_TIMEOUT_HOURS',
+  'DISPUTE_ESCALATION_HOURS',
 ];
 
 /** The ConfigError loadConfig throws for this environment. */
@@ -50,6 +52,8 @@ describe('loadConfig', () => {
       trustProxy: false,
       mailFrom: 'Dealmaker <no-reply@dealmaker.local>',
       logLevel: 'info',
+      escrowHalfTimeoutMs: 72 * 3_600_000,
+      disputeEscalationMs: 168 * 3_600_000,
     });
   });
 
@@ -69,6 +73,8 @@ describe('loadConfig', () => {
         TRUST_PROXY: 'true',
         MAIL_FROM: 'Deals <deals@example.com>',
         LOG_LEVEL: 'warn',
+        ESCROW_HALF_TIMEOUT_HOURS: '0.001',
+        DISPUTE_ESCALATION_HOURS: '48',
       }),
     ).toEqual({
       port: 8080,
@@ -83,6 +89,8 @@ describe('loadConfig', () => {
       trustProxy: true,
       mailFrom: 'Deals <deals@example.com>',
       logLevel: 'warn',
+      escrowHalfTimeoutMs: 3_600,
+      disputeEscalationMs: 48 * 3_600_000,
     });
   });
 
@@ -133,6 +141,10 @@ describe('loadConfig', () => {
     ['CORS_ORIGINS', 'https://a.example.com,*'],
     ['TRUST_PROXY', 'yes'],
     ['LOG_LEVEL', 'verbose'],
+    ['ESCROW_HALF_TIMEOUT_HOURS', '0'],
+    ['ESCROW_HALF_TIMEOUT_HOURS', '-1'],
+    ['ESCROW_HALF_TIMEOUT_HOURS', 'soon'],
+    ['DISPUTE_ESCALATION_HOURS', '9000'],
   ];
   it.each(invalid)('refuses %s=%s with a ConfigError naming it', (name, value) => {
     const error = configError({ [name]: value });

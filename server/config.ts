@@ -1,5 +1,8 @@
 import path from 'node:path';
 import { z } from 'zod';
+import type { limits } from '../contract/limits';
+
+type RateLimitRules = Record<keyof (typeof limits)['rateLimits'], { points: number; seconds: number }>;
 
 const optionalUrl = (protocols: string[], what: string) =>
   z
@@ -45,6 +48,17 @@ const environmentSchema = z.object({
     .transform((value) => value === 'true' || value === '1'),
   MAIL_FROM: z.string().trim().default('Dealmaker <no-reply@dealmaker.local>'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // Hours, decimals allowed (0.001 is 3.6 s): a trial or a test can watch a deadline pass.
+  ESCROW_HALF_TIMEOUT_HOURS: z.coerce
+    .number()
+    .positive()
+    .max(24 * 365)
+    .default(72),
+  DISPUTE_ESCALATION_HOURS: z.coerce
+    .number()
+    .positive()
+    .max(24 * 365)
+    .default(168),
 });
 
 export type Config = {
@@ -61,6 +75,12 @@ export type Config = {
   trustProxy: boolean;
   mailFrom: string;
   logLevel: z.infer<typeof environmentSchema>['LOG_LEVEL'];
+  /** How long one paid half waits for the other before it is refunded by itself. */
+  escrowHalfTimeoutMs: number;
+  /** How long an open dispute waits for a settlement before it goes to the operators by itself. */
+  disputeEscalationMs: number;
+  /** How often each instance looks for due deadlines (default 2 s; tests shorten it). Not read from the environment. */
+  jobPollingSeconds?: number;
   /**
    * Prefix of the Socket.IO Redis adapter's channels (default 'socket.io'). Only instances with the
    * same prefix reach each other's sockets: tests give each group of servers its own, so parallel
@@ -69,6 +89,15 @@ export type Config = {
   redisKey?: string;
   /** How long a typing indicator lives without a stop (default `typingTimeoutMs` of realtime/typing.ts); tests shorten it. */
   typingTimeoutMs?: number;
+  /**
+   * The rate limits (default `limits.rateLimits` of contract/limits.ts). The test harness relaxes the
+   * per-address ones, since every test client comes from 127.0.0.1; the rate-limit tests use the defaults.
+   */
+  rateLimits?: Partial<RateLimitRules>;
+  /** How long a connection may take to send its request headers (default `headersTimeoutMs` of app.ts); tests shorten it. */
+  headersTimeoutMs?: number;
+  /** How long typing outlives a socket's own leave-deal-room (default `rejoinGraceMs` of realtime/typing.ts); tests shorten it. */
+  typingRejoinGraceMs?: number;
 };
 
 export class ConfigError extends Error {}
@@ -97,5 +126,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     mailFrom: e.MAIL_FROM,
     logLevel: e.LOG_LEVEL,
+    escrowHalfTimeoutMs: Math.round(e.ESCROW_HALF_TIMEOUT_HOURS * 3_600_000),
+    disputeEscalationMs: Math.round(e.DISPUTE_ESCALATION_HOURS * 3_600_000),
   };
 }

@@ -1,7 +1,31 @@
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './db/client';
+import { EmbeddedPostgresError } from './db/embedded-postgres-error';
 import { DataDirLockedError } from './db/lock';
+
+/**
+ * JSON lines for machines (log collectors, files, CI); for a person at a terminal (`npm start`,
+ * `npm run dev` on a TTY) the same lines pretty-printed: time, level and message, colours, no pid or
+ * hostname. Routine requests are logged at debug level only (app.ts), so the terminal stays quiet.
+ * LOG_FORMAT=json keeps JSON on a terminal too.
+ */
+function loggerOptions(level: string) {
+  const pretty = process.stdout.isTTY === true && process.env.LOG_FORMAT !== 'json';
+  if (!pretty) return { level };
+  return {
+    level,
+    transport: {
+      target: 'pino-pretty',
+      options: {
+        colorize: true,
+        translateTime: 'SYS:HH:MM:ss',
+        ignore: 'pid,hostname,reqId',
+        singleLine: false,
+      },
+    },
+  };
+}
 
 /** Starts the server: config, database (migrated), app; stops cleanly on SIGTERM/SIGINT. */
 async function main() {
@@ -9,9 +33,9 @@ async function main() {
   const database = await openDatabase(
     config.databaseUrl
       ? { kind: 'postgres', url: config.databaseUrl }
-      : { kind: 'pglite', dataDir: config.dataDir },
+      : { kind: 'embedded', dataDir: config.dataDir },
   );
-  const app = await buildApp({ config, database });
+  const app = await buildApp({ config, database, logger: loggerOptions(config.logLevel) });
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -33,13 +57,23 @@ async function main() {
   process.on('SIGINT', () => void stop('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
+  if (!config.jwtSecret) {
+    app.log.warn(
+      'JWT_SECRET is not set: sign-in tokens are signed with a secret generated once and kept in the database. ' +
+        'Set JWT_SECRET (at least 32 random characters) in production, so that a copy of the database cannot forge them.',
+    );
+  }
   app.log.info(
-    `Dealmaker is running at ${config.publicUrl} (${database.kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL'}${config.redisUrl ? ', Redis' : ''})`,
+    `Dealmaker is running at ${config.publicUrl} (${database.kind === 'embedded' ? `embedded database in ${config.dataDir}` : 'PostgreSQL'}${config.redisUrl ? ', Redis' : ''})`,
   );
 }
 
 main().catch((error) => {
-  if (error instanceof ConfigError || error instanceof DataDirLockedError) {
+  if (
+    error instanceof ConfigError ||
+    error instanceof DataDirLockedError ||
+    error instanceof EmbeddedPostgresError
+  ) {
     console.error(error.message);
   } else {
     console.error('Dealmaker could not start:', error);

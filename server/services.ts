@@ -1,48 +1,137 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config';
-import type { Db } from './db/client';
+import type { Database, Db } from './db/client';
+import { createTransact } from './db/transaction';
+import { AdminService } from './features/admin/admin.service';
+import { AuditService } from './features/audit/audit.service';
 import { AuthService } from './features/auth/auth.service';
 import { BidsService } from './features/deals/bids.service';
+import { DealAccess } from './features/deals/deal-access';
 import { DealmakerRequestsService } from './features/deals/dealmaker-requests.service';
 import { DealsService } from './features/deals/deals.service';
 import { DisputesService } from './features/disputes/disputes.service';
+import { SettlementService } from './features/disputes/settlement.service';
+import { CompletionService } from './features/escrow/completion.service';
+import { EscrowService } from './features/escrow/escrow.service';
 import { MessagesService } from './features/messages/messages.service';
+import { NotificationsService } from './features/notifications/notifications.service';
 import { ProfileService } from './features/profile/profile.service';
 import { ProgressService } from './features/progress/progress.service';
 import { ReviewsService } from './features/reviews/reviews.service';
+import { TimelineService } from './features/timeline/timeline.service';
 import { UsersService } from './features/users/users.service';
-import { CompletionService } from './features/wallet/completion.service';
-import { EscrowService } from './features/wallet/escrow.service';
 import { WalletService } from './features/wallet/wallet.service';
+import { BackgroundTasks } from './lib/background';
+import { Jobs } from './lib/jobs';
 import type { Mailer } from './lib/mail';
+import { RateLimits } from './lib/rate-limits';
+import { connectRedis } from './lib/redis';
 import { EventPublisher } from './realtime/publisher';
 
-export type ServiceDeps = { config: Config; db: Db; mailer: Mailer; log: FastifyBaseLogger };
+export type ServiceDeps = {
+  config: Config;
+  db: Db;
+  /** Plain SQL on the database's pool (the job queue's). */
+  executeSql: Database['executeSql'];
+  mailer: Mailer;
+  log: FastifyBaseLogger;
+};
 
-/** Builds every feature's service once; features reach each other only through these. */
+/**
+ * Builds every feature's service once, each after the ones it needs (no
+ * feature needs one built after it): features reach each other only through these.
+ */
 export async function createServices(deps: ServiceDeps) {
-  const { db } = deps;
+  const { db, config } = deps;
+  const transact = createTransact(db, deps.log);
   const events = new EventPublisher();
-  const auth = await AuthService.create(deps);
-  const wallet = new WalletService(db);
-  // Escrow and deals need each other: the escrow reaches the deals service once both exist.
-  const escrow = new EscrowService(db, wallet, events, deps.log, () => deals);
-  const deals = new DealsService(db, escrow, events);
-  const users = new UsersService(db, (dealId) => deals.participantIds(dealId));
-  const profile = new ProfileService(db);
-  const bids = new BidsService(db, deals, events);
-  const dealmakerRequests = new DealmakerRequestsService(db, deals, users, events);
-  const messages = new MessagesService(db, deals, events);
-  const progress = new ProgressService(db, deals, events);
-  const reviews = new ReviewsService(db, deals, users, events);
-  const disputes = new DisputesService(db, deals, events);
-  const completion = new CompletionService(db, deals, escrow, disputes, events, deps.log);
+  const background = new BackgroundTasks(deps.log);
+  // Counters shared by every instance through Redis when there is one.
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl, deps.log) : undefined;
+  const rateLimits = new RateLimits({
+    redis,
+    keyPrefix: config.redisKey ?? 'dealmaker',
+    rules: config.rateLimits,
+  });
+  // Deadlines (a lone escrow half, a stalled dispute) kept by pg-boss in the database.
+  const jobs = await Jobs.start({
+    executeSql: deps.executeSql,
+    pollingIntervalSeconds: config.jobPollingSeconds,
+    log: deps.log,
+  });
+  const audit = new AuditService(db);
+  const users = new UsersService(db);
+  const auth = await AuthService.create({ ...deps, transact, users, events, rateLimits, background, audit });
+  const profile = new ProfileService(db, transact, users, rateLimits);
+  const dealAccess = new DealAccess(db, events);
+  const notifications = new NotificationsService({ ...deps, users, events, background });
+  const timeline = new TimelineService(db, dealAccess, notifications);
+  const wallet = new WalletService(db, transact);
+  const escrow = new EscrowService(db, transact, dealAccess, wallet, timeline, events, {
+    jobs,
+    halfTimeoutMs: config.escrowHalfTimeoutMs,
+  });
+  const deals = new DealsService(db, transact, dealAccess, escrow, users, timeline, events);
+  const bids = new BidsService(db, transact, dealAccess, escrow, timeline, events);
+  const dealmakerRequests = new DealmakerRequestsService(
+    db,
+    transact,
+    dealAccess,
+    escrow,
+    users,
+    timeline,
+    events,
+  );
+  const messages = new MessagesService(db, transact, dealAccess, notifications, events);
+  const progress = new ProgressService(db, transact, dealAccess, timeline, events);
+  const reviews = new ReviewsService(db, transact, dealAccess, users, timeline);
+  const disputes = new DisputesService(db, transact, dealAccess, timeline, events, {
+    jobs,
+    escalationMs: config.disputeEscalationMs,
+  });
+  const settlements = new SettlementService(
+    db,
+    transact,
+    dealAccess,
+    escrow,
+    disputes,
+    users,
+    timeline,
+    audit,
+  );
+  const completion = new CompletionService(transact, dealAccess, escrow, disputes, timeline);
+  const admin = new AdminService({
+    deals: dealAccess,
+    disputes,
+    settlements,
+    escrow,
+    timeline,
+    wallet,
+    audit,
+  });
+
+  await jobs.work('escrow-half-expiry', ({ dealId }) => escrow.expireLoneHalf(dealId));
+  await jobs.work('dispute-escalation', ({ disputeId }) => disputes.escalateWhenDue(disputeId));
+  await disputes.scheduleMissingDeadlines();
+
   return {
     db,
     events,
+    background,
+    rateLimits,
+    /** Closes what the services hold open (Redis), once nothing runs in the background. */
+    async close() {
+      await jobs.stop();
+      await background.idle();
+      await redis?.quit().catch(() => undefined);
+    },
+    audit,
     auth,
     users,
     profile,
+    dealAccess,
+    notifications,
+    timeline,
     wallet,
     escrow,
     completion,
@@ -53,6 +142,8 @@ export async function createServices(deps: ServiceDeps) {
     progress,
     reviews,
     disputes,
+    settlements,
+    admin,
   };
 }
 

@@ -9,6 +9,7 @@ import type { Actor } from './fixtures';
 export type DealSummary = { id: number; title: string; budget: number };
 
 async function call(actor: Actor, method: 'GET' | 'POST' | 'PUT', path: string, data?: unknown) {
+  // The web app's own calls are not what these helpers are about; they speak to the API directly.
   const response: APIResponse = await actor.context.request.fetch(path, {
     method,
     data,
@@ -67,4 +68,55 @@ export async function deposit(actor: Actor, amount: number) {
 /** The actor pays their half of the deal's escrow. */
 export async function payEscrowHalf(actor: Actor, dealId: number) {
   return call(actor, 'POST', `/api/wallet/escrow/${dealId}/lock`);
+}
+
+/** The actor writes in the deal's chat. */
+export async function sendMessage(actor: Actor, dealId: number, content: string) {
+  return call(actor, 'POST', '/api/messages/send', { dealId, content });
+}
+
+/** What the server holds, read as the actor: their wallet, a deal as they see it, its escrow. */
+export const walletOf = (actor: Actor): Promise<{ balance: number }> => call(actor, 'GET', '/api/wallet');
+export const dealAs = (actor: Actor, dealId: number) => call(actor, 'GET', `/api/deals/${dealId}`);
+export const escrowAs = (actor: Actor, dealId: number) => call(actor, 'GET', `/api/wallet/escrow/${dealId}`);
+
+/** A bid on the deal by the actor. */
+export async function placeBid(actor: Actor, dealId: number, price: number) {
+  return call(actor, 'POST', '/api/bidding/create', { dealId, price });
+}
+
+/** A dealer asks a user to be the deal's dealmaker; answers the request. */
+export async function requestDealmaker(dealer: Actor, dealId: number, receiver: Actor) {
+  return call(dealer, 'POST', '/api/request-dealmaker/send-request', {
+    dealId,
+    receiverUsername: receiver.user.username,
+  });
+}
+
+/** Both dealers deposit their half and pay it: the deal's escrow is locked. */
+export async function lockEscrow(people: { creator: Actor; counterpart: Actor }, deal: DealSummary) {
+  const escrow = (await escrowAs(people.creator, deal.id)).escrow as {
+    creatorAmount: number;
+    counterpartAmount: number;
+  };
+  await deposit(people.creator, escrow.creatorAmount);
+  await deposit(people.counterpart, escrow.counterpartAmount);
+  await payEscrowHalf(people.creator, deal.id);
+  await payEscrowHalf(people.counterpart, deal.id);
+}
+
+/** A dealer raises a dispute on the deal; its id. */
+export async function raiseDispute(dealer: Actor, dealId: number, title: string, description: string) {
+  const dispute = await call(dealer, 'POST', '/api/disputes', { dealId, title, description });
+  return dispute.id as number;
+}
+
+/** A dealer sends the dispute to the operators now. */
+export async function escalateDispute(dealer: Actor, disputeId: number) {
+  await call(dealer, 'POST', `/api/disputes/${disputeId}/escalate`);
+}
+
+/** A participant proposes how much of the locked escrow goes to the dealmaker. */
+export async function proposeSettlement(actor: Actor, disputeId: number, toDealmaker: number) {
+  return call(actor, 'POST', `/api/disputes/${disputeId}/proposals`, { toDealmaker });
 }

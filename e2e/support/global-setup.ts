@@ -48,6 +48,8 @@ export default async function globalSetup() {
       PORT: String(port),
       PUBLIC_URL: baseUrl,
       DATA_DIR: dataDir,
+      // Lets support/users.ts register each test user from its own address (see distinctAddress).
+      TRUST_PROXY: 'true',
       LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'info',
     },
     stdio: ['ignore', log, log],

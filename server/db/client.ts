@@ -1,18 +1,12 @@
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
-import { lockDataDir } from './lock';
+import { migrationsFolder } from '../paths';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
-/** The Drizzle handle the repositories use; the same on PGlite and PostgreSQL. */
+/** The Drizzle handle the repositories use. */
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 /** A transaction handle: repositories accept either. */
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -20,48 +14,58 @@ export type DbOrTx = Db | Tx;
 
 export type Database = {
   db: Db;
-  kind: 'pglite' | 'postgres';
+  /** 'embedded': the PostgreSQL server this process runs in DATA_DIR; 'postgres': DATABASE_URL. */
+  kind: 'embedded' | 'postgres';
+  /** Plain SQL on the pool, for libraries that bring their own SQL (the job queue). */
+  executeSql: (text: string, values?: unknown[]) => Promise<{ rows: unknown[] }>;
   close: () => Promise<void>;
 };
 
-const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
-
 export type DatabaseOptions =
   | { kind: 'postgres'; url: string; poolSize?: number }
-  /** dataDir: a folder, or undefined for memory; loadDataDir: a dumped template to start from. */
-  | { kind: 'pglite'; dataDir?: string; loadDataDir?: Blob; lock?: boolean };
+  /** The embedded server of DATA_DIR; `lock: false` only for a caller that holds the folder's lock itself. */
+  | { kind: 'embedded'; dataDir: string; lock?: boolean; log?: (line: string) => void };
 
-/** Opens the database and brings its schema up to date. */
+/** Opens the database (starting the embedded server if that is the one) and brings its schema up to date. */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  if (options.kind === 'postgres') {
-    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 20 });
-    // A broken idle connection must not take the process down; the next query reconnects.
-    pool.on('error', () => {});
-    const db = drizzleNodePg(pool, { schema });
-    await migrateWithLock(pool);
-    return { db: db as unknown as Db, kind: 'postgres', close: () => pool.end() };
-  }
-  const unlock = options.dataDir && options.lock !== false ? lockDataDir(options.dataDir) : () => {};
+  if (options.kind === 'postgres') return connect(options.url, 'postgres', options.poolSize);
+  // Loaded only in embedded mode: a server on DATABASE_URL never needs it.
+  const { startEmbeddedPostgres } = await import('./embedded-postgres');
+  const server = await startEmbeddedPostgres(options.dataDir, { lock: options.lock, log: options.log });
   try {
-    const client = await PGlite.create({
-      dataDir: options.dataDir ? path.join(options.dataDir, 'db') : 'memory://',
-      extensions: { pg_trgm },
-      ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
-    });
-    const db = drizzlePglite(client, { schema });
-    await migratePglite(db, { migrationsFolder });
+    const database = await connect(server.url, 'embedded');
     return {
-      db: db as unknown as Db,
-      kind: 'pglite',
+      ...database,
       close: async () => {
-        await client.close();
-        unlock();
+        try {
+          await database.close();
+        } finally {
+          await server.stop();
+        }
       },
     };
   } catch (error) {
-    unlock();
+    await server.stop();
     throw error;
   }
+}
+
+async function connect(url: string, kind: Database['kind'], poolSize = 20): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // A broken idle connection must not take the process down; the next query reconnects.
+  pool.on('error', () => {});
+  try {
+    await migrateWithLock(pool);
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+  return {
+    db: drizzleNodePg(pool, { schema }) as unknown as Db,
+    kind,
+    executeSql: (text, values) => pool.query(text, values),
+    close: () => pool.end(),
+  };
 }
 
 /**
@@ -82,12 +86,3 @@ async function migrateWithLock(pool: pg.Pool) {
   }
 }
 const migrationLockKey = 7_204_391_118;
-
-/** Dumps a migrated in-memory database so tests can start many copies quickly. */
-export async function createPgliteTemplate(): Promise<Blob> {
-  const client = await PGlite.create({ dataDir: 'memory://', extensions: { pg_trgm } });
-  await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder });
-  const blob = await client.dumpDataDir('none');
-  await client.close();
-  return blob;
-}

@@ -1,7 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import fs from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -119,28 +118,45 @@ describe('lockDataDir', () => {
 });
 
 describe('openDatabase on a data folder', () => {
-  const template = process.env.DEALMAKER_PGLITE_TEMPLATE;
-
   it('refuses to open a folder another opener holds, and leaves that lock alone', async () => {
     const release = lockDataDir(dir);
     try {
-      await expect(openDatabase({ kind: 'pglite', dataDir: dir })).rejects.toBeInstanceOf(DataDirLockedError);
+      await expect(openDatabase({ kind: 'embedded', dataDir: dir })).rejects.toBeInstanceOf(
+        DataDirLockedError,
+      );
       expect(fs.readFileSync(lockFile, 'utf8')).toBe(String(process.pid));
     } finally {
       release();
     }
   });
 
-  // Needs the migrated PGlite template of an embedded-database run (a fresh data folder takes seconds more).
-  it.skipIf(!template)('holds the lock while open and frees it on close', async () => {
-    const loadDataDir = new Blob([await readFile(template!)]);
-    const database = await openDatabase({ kind: 'pglite', dataDir: dir, loadDataDir });
+  it('holds the lock while open and frees it on close', async () => {
+    const database = await openDatabase({ kind: 'embedded', dataDir: dir });
     try {
       expect(fs.readFileSync(lockFile, 'utf8')).toBe(String(process.pid));
-      await expect(openDatabase({ kind: 'pglite', dataDir: dir })).rejects.toBeInstanceOf(DataDirLockedError);
+      await expect(openDatabase({ kind: 'embedded', dataDir: dir })).rejects.toBeInstanceOf(
+        DataDirLockedError,
+      );
     } finally {
       await database.close();
     }
     expect(fs.existsSync(lockFile)).toBe(false);
+  });
+});
+
+describe('the embedded server in a process', () => {
+  it("leaves the process's exit code alone after it ran and stopped", async () => {
+    // A script (a test run, `npm run operator`) that fails after using the embedded database must exit non-zero.
+    const script = `
+      const { startEmbeddedPostgres } = await import('./server/db/embedded-postgres.ts');
+      const server = await startEmbeddedPostgres(${JSON.stringify(dir)});
+      await server.stop();
+      process.exitCode = 3;`;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      stdio: 'ignore',
+    });
+    children.push(child);
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(3);
   });
 });

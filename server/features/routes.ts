@@ -1,16 +1,20 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { adminRoutes } from './admin/admin.routes';
 import { authRoutes } from './auth/auth.routes';
+import { bidsRoutes } from './deals/bids.routes';
 import { dealmakerRequestsRoutes } from './deals/dealmaker-requests.routes';
 import { dealsRoutes } from './deals/deals.routes';
 import { disputesRoutes } from './disputes/disputes.routes';
+import { completionRoutes } from './escrow/completion.routes';
+import { escrowRoutes } from './escrow/escrow.routes';
 import { healthRoutes } from './health/health.routes';
 import { messagesRoutes } from './messages/messages.routes';
-import { profileRoutes } from './profile/profile.routes';
+import { notificationsRoutes } from './notifications/notifications.routes';
+import { profilePictureFilesRoutes, profileRoutes } from './profile/profile.routes';
 import { progressRoutes } from './progress/progress.routes';
 import { reviewsRoutes } from './reviews/reviews.routes';
+import { timelineRoutes } from './timeline/timeline.routes';
 import { usersRoutes } from './users/users.routes';
-import { completionRoutes } from './wallet/completion.routes';
-import { escrowRoutes } from './wallet/escrow.routes';
 import { walletRoutes } from './wallet/wallet.routes';
 
 /** Every feature's routes. Paths are written in full (spec §7 paths under /api), so a grep for a path finds its route. */
@@ -19,7 +23,9 @@ export const registerRoutes: FastifyPluginAsync = async (app) => {
   await app.register(authRoutes);
   await app.register(usersRoutes);
   await app.register(profileRoutes);
+  await app.register(profilePictureFilesRoutes);
   await app.register(dealsRoutes);
+  await app.register(bidsRoutes);
   await app.register(dealmakerRequestsRoutes);
   await app.register(messagesRoutes);
   await app.register(progressRoutes);
@@ -28,4 +34,7 @@ export const registerRoutes: FastifyPluginAsync = async (app) => {
   await app.register(walletRoutes);
   await app.register(escrowRoutes);
   await app.register(completionRoutes);
+  await app.register(notificationsRoutes);
+  await app.register(timelineRoutes);
+  await app.register(adminRoutes);
 };

@@ -8,6 +8,8 @@ export class AppError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly fieldErrors?: Record<string, string[]>,
+    /** Headers the answer carries (e.g. Retry-After of a 429). */
+    readonly headers?: Record<string, string>,
   ) {
     super(message);
   }
@@ -29,7 +31,8 @@ export const forbidden = (message: string) => new AppError(403, errorCodes.forbi
 export const notFound = (message: string) => new AppError(404, errorCodes.notFound, message);
 export const conflict = (message: string, code: ErrorCode = errorCodes.conflict) =>
   new AppError(409, code, message);
-export const tooManyRequests = (message: string) => new AppError(429, errorCodes.rateLimited, message);
+export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
+  new AppError(429, errorCodes.rateLimited, message, undefined, { 'retry-after': String(retryAfterSeconds) });
 
 /** PostgreSQL's unique_violation, seen through either driver. */
 export function isUniqueViolation(error: unknown, constraint?: string): boolean {

@@ -1,5 +1,7 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
-import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { errorCodes } from '../../contract/errors';
 import { AppError } from './errors';
 
@@ -48,10 +50,44 @@ const fastifyClientErrors: Record<string, { status: number; code: string; messag
   },
 };
 
+/**
+ * Errors Fastify meets before it has a route (a malformed percent-encoding, a
+ * path parameter over the length limit): the `frameworkErrors` option.
+ */
+export function answerFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    return reply.status(414).send({ message: 'The address is too long.', code: errorCodes.uriTooLong });
+  }
+  return reply
+    .status(400)
+    .send({ message: 'The address of the request is malformed.', code: errorCodes.malformedRequest });
+}
+
+/**
+ * Requests Node's HTTP parser refuses before Fastify sees them (headers too
+ * large, a NUL byte, Content-Length together with chunked encoding): the
+ * `clientErrorHandler` option. They get the same JSON errors as the rest.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Socket) {
+  if (socket.destroyed || !socket.writable) return;
+  const [status, body] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, { message: 'The request headers are too large.', code: errorCodes.headersTooLarge }]
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, { message: 'The request took too long to arrive.', code: errorCodes.malformedRequest }]
+        : [400, { message: 'The request is malformed.', code: errorCodes.malformedRequest }];
+  const json = JSON.stringify(body);
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(json)}\r\nConnection: close\r\n\r\n${json}`,
+  );
+}
+
 /** One error model for the whole API (DESIGN.md §4): JSON with `message`, never HTML or a stack trace. */
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
+      if (error.headers) reply.headers(error.headers);
       return reply.status(error.statusCode).send(error.toBody());
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
@@ -71,12 +107,6 @@ export function registerErrorHandling(app: FastifyInstance) {
         : 'Invalid request.';
       return reply.status(400).send({ message, code: errorCodes.validation, fieldErrors });
     }
-    if (isResponseSerializationError(error)) {
-      request.log.error({ err: error, issues: error.cause.issues }, 'response does not match its schema');
-      return reply
-        .status(500)
-        .send({ message: 'Something went wrong. Please try again.', code: errorCodes.internal });
-    }
     const databaseRefusal = describeDatabaseInputError(error);
     if (databaseRefusal)
       return reply.status(400).send({ message: databaseRefusal, code: errorCodes.validation });
@@ -88,7 +118,11 @@ export function registerErrorHandling(app: FastifyInstance) {
         .send({ message: 'Too many requests. Please slow down.', code: errorCodes.rateLimited });
     }
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-      return reply.status(error.statusCode).send({ message: error.message, code: errorCodes.validation });
+      // Some other refusal of the framework: its status, in our words rather than its internals.
+      return reply.status(error.statusCode).send({
+        message: STATUS_CODES[error.statusCode] ?? 'Bad request.',
+        code: errorCodes.malformedRequest,
+      });
     }
     request.log.error({ err: error }, 'unexpected error');
     return reply
@@ -111,10 +145,11 @@ function describeIssue(path: string, message: string, context: string | undefine
  * body, query or path is refused in one place instead of failing in the database.
  */
 export function refuseNulCharacters(app: FastifyInstance) {
-  app.addHook('preHandler', async (request) => {
+  app.addHook('preHandler', (request, _reply, done) => {
     if (request.url.includes('%00') || containsNul(request.body) || containsNul(request.query)) {
-      throw new AppError(400, errorCodes.validation, 'Text may not contain NUL characters.');
+      return done(new AppError(400, errorCodes.validation, 'Text may not contain NUL characters.'));
     }
+    done();
   });
 }
 

@@ -1,9 +1,11 @@
-import sharp from 'sharp';
 import { errorCodes } from '../../contract/errors';
 import { limits } from '../../contract/limits';
 import { AppError, badRequest } from './errors';
 
 const acceptedFormats = new Set(['jpeg', 'png', 'gif', 'webp']);
+
+/** The image library (libvips) is loaded on the first upload: it costs a server that sees none ~25 MB. */
+const loadSharp = async () => (await import('sharp')).default;
 
 /** The first bytes of the accepted formats: anything else never reaches an image decoder. */
 function hasAcceptedSignature(bytes: Buffer): boolean {
@@ -32,7 +34,7 @@ export async function normalizeProfilePicture(
   if (!hasAcceptedSignature(bytes)) throw badRequest('Please select an image file (JPEG, PNG, GIF or WebP).');
   let format: string | undefined;
   try {
-    format = (await sharp(bytes).metadata()).format;
+    format = (await (await loadSharp())(bytes).metadata()).format;
   } catch {
     throw badRequest('Please select an image file (JPEG, PNG, GIF or WebP).');
   }
@@ -41,7 +43,7 @@ export async function normalizeProfilePicture(
   }
   try {
     const max = limits.profilePicture.maxDimension;
-    const output = await sharp(bytes, { failOn: 'truncated', limitInputPixels: 50_000_000 })
+    const output = await (await loadSharp())(bytes, { failOn: 'truncated', limitInputPixels: 50_000_000 })
       .rotate()
       .resize(max, max, { fit: 'inside', withoutEnlargement: true })
       .webp({ quality: 82 })

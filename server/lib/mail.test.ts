@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { buildApp } from '../app';
 import { loadConfig } from '../config';
 import { createTestDatabase } from '../test/test-database';
-import { createMailer, type Mail } from './mail';
+import { createMailer, framedMailLink, type Mail } from './mail';
 
 type Received = { from: string | undefined; to: string[]; raw: string };
 
@@ -147,7 +147,7 @@ describe('with SMTP_URL', () => {
 describe('without SMTP_URL', () => {
   it('writes the mail as JSON into DATA_DIR/mail and logs its link', async () => {
     const { log, infos } = fakeLog();
-    const mailer = createMailer({ smtpUrl: undefined, from: 'x@example.test', dataDir, log });
+    const mailer = createMailer({ smtpUrl: undefined, from: 'x@example.test', dataDir, log, framed: false });
     await mailer.send(mail);
     await mailer.send({ ...mail, to: 'second@example.test' });
 
@@ -164,5 +164,22 @@ describe('without SMTP_URL', () => {
     expect(infos).toHaveLength(2);
     expect(infos[0]!.message).toBe(`Mail: ${mail.link}`);
     expect(infos[0]!.fields).toMatchObject({ to: mail.to, subject: mail.subject, link: mail.link });
+  });
+});
+
+describe('the logged link on a terminal', () => {
+  it('stands in a frame with the recipient and the subject', async () => {
+    const { log, infos } = fakeLog();
+    const mailer = createMailer({ smtpUrl: undefined, from: 'x@example.test', dataDir, log, framed: true });
+    await mailer.send({ ...mail, link: 'http://localhost:3000/api/auth/register/abc' });
+    expect(infos[0]!.fields).toMatchObject({ link: 'http://localhost:3000/api/auth/register/abc' });
+    expect(infos[0]!.message).toBe(
+      framedMailLink({ ...mail, link: 'http://localhost:3000/api/auth/register/abc' }),
+    );
+    const lines = infos[0]!.message.split('\n');
+    expect(lines[0]).toBe('(not sent: no SMTP_URL)');
+    expect(lines[2]).toBe(`┃ ${`Mail to ${mail.to}: ${mail.subject}`.padEnd(lines[1]!.length - 4)} ┃`);
+    expect(lines[3]).toContain('┃ Open http://localhost:3000/api/auth/register/abc');
+    expect(new Set(lines.slice(1).map((line) => line.length)).size).toBe(1);
   });
 });

@@ -1,7 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import nodemailer from 'nodemailer';
 
 export type Mail = {
   to: string;
@@ -19,23 +18,39 @@ export function createMailer(options: {
   from: string;
   dataDir: string;
   log: FastifyBaseLogger;
+  /** Draws a frame around the logged link, for a person watching a terminal (default: stdout is one). */
+  framed?: boolean;
 }): Mailer {
   if (options.smtpUrl) {
     // A hung mail server must not hold a registration for minutes (nodemailer's defaults).
-    const transport = nodemailer.createTransport(withSmtpTimeouts(options.smtpUrl));
+    // Loaded with the first mail: a server without SMTP never needs it.
+    const smtpUrl = withSmtpTimeouts(options.smtpUrl);
+    let transport: Promise<{ sendMail(mail: object): Promise<unknown> }> | undefined;
     return {
       async send(mail) {
-        await transport.sendMail({ from: options.from, to: mail.to, subject: mail.subject, text: mail.text });
+        transport ??= import('nodemailer').then(({ default: nodemailer }) =>
+          nodemailer.createTransport(smtpUrl),
+        );
+        await (await transport).sendMail({
+          from: options.from,
+          to: mail.to,
+          subject: mail.subject,
+          text: mail.text,
+        });
       },
     };
   }
   const folder = path.join(options.dataDir, 'mail');
+  const framed = options.framed ?? process.stdout.isTTY === true;
   return {
     async send(mail) {
       await fs.mkdir(folder, { recursive: true });
       const file = path.join(folder, `${Date.now()}-${Math.random().toString(36).slice(2, 8)}.json`);
       await fs.writeFile(file, `${JSON.stringify({ ...mail, sentAt: new Date().toISOString() }, null, 2)}\n`);
-      options.log.info({ to: mail.to, subject: mail.subject, link: mail.link, file }, `Mail: ${mail.link}`);
+      options.log.info(
+        { to: mail.to, subject: mail.subject, link: mail.link, file },
+        framed ? framedMailLink(mail) : `Mail: ${mail.link}`,
+      );
     },
   };
 }
@@ -48,4 +63,24 @@ function withSmtpTimeouts(smtpUrl: string): string {
     if (!url.searchParams.has(name)) url.searchParams.set(name, value);
   }
   return url.toString();
+}
+
+/**
+ * The link of a mail that was not sent, framed so that a newcomer finds it among the other log lines:
+ *
+ *   ┏━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┓
+ *   ┃ Mail to ada@example.com: Verify your Dealmaker account ┃
+ *   ┃ Open http://localhost:3000/api/auth/register/…        ┃
+ *   ┗━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┛
+ */
+export function framedMailLink(mail: Pick<Mail, 'to' | 'subject' | 'link'>): string {
+  const lines = [`Mail to ${mail.to}: ${mail.subject}`, `Open ${mail.link}`];
+  const width = Math.max(...lines.map((line) => line.length));
+  const bar = '━'.repeat(width + 2);
+  return [
+    '(not sent: no SMTP_URL)',
+    `┏${bar}┓`,
+    ...lines.map((line) => `┃ ${line.padEnd(width)} ┃`),
+    `┗${bar}┛`,
+  ].join('\n');
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { decodeJwt, SignJWT } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Deal } from '../../contract/deals';
@@ -6,7 +7,7 @@ import type { Message } from '../../contract/messages';
 import type { ServerEvents } from '../../contract/realtime';
 import { assignDealmakerByRequest, createDeal, joinDeal, placeBid, signUpMany } from '../test/deal-fixtures';
 import { type SignedUpUser, startTestServer, type TestServer } from '../test/harness';
-import { type ConnectOptions, quietPeriod, type TestClient, TestClients } from './test-client';
+import { type ConnectOptions, quietPeriod, type TestClient, TestClients } from '../test/socket-client';
 import { typingTimeoutMs } from './typing';
 
 const jwtSecret = 'realtime-tests-secret-0123456789-abcdef';
@@ -17,6 +18,8 @@ const typingTimeout = 2_000;
  * could have expired by itself: waits for those use this timeout.
  */
 const soonerThanExpiry = typingTimeout / 2;
+/** How long typing outlives the typist's own leave-deal-room here (shortened like the timeout). */
+const rejoinGrace = 400;
 
 let server: TestServer;
 let clients: TestClients;
@@ -31,6 +34,7 @@ beforeAll(async () => {
     config: {
       jwtSecret,
       typingTimeoutMs: typingTimeout,
+      typingRejoinGraceMs: rejoinGrace,
       // With REDIS_URL (CI's second server run) the same tests go through the Redis adapter, on channels
       // of their own so that parallel test files sharing the Redis never see each other's events.
       ...(process.env.REDIS_URL
@@ -97,7 +101,7 @@ async function inRoom(user: SignedUpUser, dealId: number) {
 
 const ofDeal =
   (dealId: number) =>
-  (payload: { dealId?: number }): boolean =>
+  (payload: { dealId?: number | null }): boolean =>
     payload.dealId === dealId;
 const typingOf =
   (dealId: number, user: SignedUpUser, isTyping?: boolean) => (payload: ServerEvents['typing-updated']) =>
@@ -179,9 +183,12 @@ describe('user rooms', () => {
     const deal = await createDeal(server, alice);
     await joinDeal(server, bob, deal.id);
     expect(await a.waitFor('notification', ofDeal(deal.id))).toEqual({
+      id: expect.any(Number),
       kind: 'deal-joined',
       dealId: deal.id,
       message: `${bob.username} joined your deal "${deal.title}".`,
+      createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      unreadCount: 1,
     });
     await quietPeriod();
     expect(a.all('notification', ofDeal(deal.id))).toHaveLength(1);
@@ -252,7 +259,8 @@ describe('who receives which event', () => {
           'deal-updated',
           (e) => e.dealId === deal.id && e.updateType === updateType,
         );
-        expect(event).toEqual({ dealId: deal.id, updateType, data });
+        // The object under `data` (spec §7) and again under `dealData` (the original client's name).
+        expect(event).toEqual({ dealId: deal.id, updateType, data, dealData: data });
       }
     };
 
@@ -281,33 +289,21 @@ describe('who receives which event', () => {
     const bidId = await placeBid(server, carol, deal.id, 750);
     const updated = await server.put(`/api/bidding/${bidId}`, { token: carol.token, body: { price: 800 } });
     expect(updated.status).toBe(200);
+    const bidAt = (price: number) => ({
+      id: bidId,
+      dealId: deal.id,
+      dealmaker: carol.username,
+      price,
+      timestamp: expect.any(String),
+    });
     for (const client of [a, b, c]) {
+      // The object under `data` (spec §7) and again under `bidData` (the original client's name).
       expect(
         await client.waitFor('bid-updated', (e) => e.dealId === deal.id && e.updateType === 'created'),
-      ).toEqual({
-        dealId: deal.id,
-        updateType: 'created',
-        data: {
-          id: bidId,
-          dealId: deal.id,
-          dealmaker: carol.username,
-          price: 750,
-          timestamp: expect.any(String),
-        },
-      });
+      ).toEqual({ dealId: deal.id, updateType: 'created', data: bidAt(750), bidData: bidAt(750) });
       expect(
         await client.waitFor('bid-updated', (e) => e.dealId === deal.id && e.updateType === 'updated'),
-      ).toEqual({
-        dealId: deal.id,
-        updateType: 'updated',
-        data: {
-          id: bidId,
-          dealId: deal.id,
-          dealmaker: carol.username,
-          price: 800,
-          timestamp: expect.any(String),
-        },
-      });
+      ).toEqual({ dealId: deal.id, updateType: 'updated', data: bidAt(800), bidData: bidAt(800) });
     }
     await quietPeriod();
     for (const client of [a, b, c]) expect(client.all('bid-updated', ofDeal(deal.id))).toHaveLength(2);
@@ -398,16 +394,32 @@ describe('typing', () => {
     await m.waitFor('typing-updated', typingOf(deal.id, bob, false), soonerThanExpiry);
   });
 
-  it('ends the indicator when the typist leaves the room, and the room’s events stop reaching it', async () => {
+  it('ends the indicator when the typist leaves the room and does not come back, and the room’s events stop reaching it', async () => {
     await roomOfThree();
     b.emitRaw('user-typing-start', { dealId: deal.id });
     await a.waitFor('typing-updated', typingOf(deal.id, bob, true));
+    const left = performance.now();
     b.emitRaw('leave-deal-room', deal.id);
     await a.waitFor('typing-updated', typingOf(deal.id, bob, false), soonerThanExpiry);
+    // Not at once: a client may leave and rejoin the room on every render (the original system's does).
+    expect(performance.now() - left).toBeGreaterThanOrEqual(rejoinGrace - 50);
     a.emitRaw('user-typing-start', { dealId: deal.id });
     await m.waitFor('typing-updated', typingOf(deal.id, alice, true));
     await quietPeriod();
     expect(b.all('typing-updated', typingOf(deal.id, alice))).toEqual([]);
+  });
+
+  it('keeps the indicator through a leave and a rejoin within the grace period, and ends it on stop', async () => {
+    await roomOfThree();
+    b.emitRaw('user-typing-start', { dealId: deal.id });
+    await a.waitFor('typing-updated', typingOf(deal.id, bob, true));
+    b.emitRaw('leave-deal-room', deal.id);
+    expect(await b.joinDeal(deal.id)).toEqual({ ok: true });
+    await sleep(rejoinGrace + 200);
+    expect(a.all('typing-updated', typingOf(deal.id, bob, false))).toEqual([]);
+    b.emitRaw('user-typing-stop', { dealId: deal.id });
+    await a.waitFor('typing-updated', typingOf(deal.id, bob, false), soonerThanExpiry);
+    expect(a.all('typing-updated', typingOf(deal.id, bob)).map((e) => e.isTyping)).toEqual([true, false]);
   });
 
   it('expires an indicator that never gets its stop', async () => {

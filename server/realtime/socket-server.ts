@@ -1,16 +1,29 @@
-import { createAdapter } from '@socket.io/redis-adapter';
 import type { FastifyInstance } from 'fastify';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { Server, type Socket } from 'socket.io';
 import { z } from 'zod';
-import { type ClientEvents, realtimeRooms, type ServerEventListeners } from '../../contract/realtime';
+import {
+  type ClientEvents,
+  realtimeRooms,
+  type ServerEventListeners,
+  withOriginalClientKey,
+} from '../../contract/realtime';
 import type { Config } from '../config';
 import { extractToken } from '../features/auth/tokens';
 import { isParticipant } from '../features/deals/deal-roles';
+import { connectRedis } from '../lib/redis';
 import type { Services } from '../services';
+import type { ClusterSignals, SignalName } from './publisher';
 import { TypingTracker } from './typing';
 
-type SocketData = { user: { id: number; username: string; full_name: string } };
+/** The server-to-server event that carries cluster signals (publisher.ts). */
+const clusterSignalEvent = 'dealmaker:signal';
+
+type SocketData = {
+  user: { id: number; username: string; full_name: string };
+  /** The version of the account's tokens the socket signed in with: a password reset makes it outdated. */
+  tokenVersion: number;
+};
 type RealtimeServer = Server<ClientEvents, ServerEventListeners, Record<string, never>, SocketData>;
 type RealtimeSocket = Socket<ClientEvents, ServerEventListeners, Record<string, never>, SocketData>;
 
@@ -37,23 +50,32 @@ export async function attachRealtime(app: FastifyInstance, services: Services, c
 
   let redisClients: Redis[] = [];
   if (config.redisUrl) {
-    const pub = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 3 });
-    const sub = pub.duplicate();
-    pub.on('error', (error) => app.log.error({ err: error }, 'redis publisher error'));
-    sub.on('error', (error) => app.log.error({ err: error }, 'redis subscriber error'));
-    await Promise.all([pub.connect(), sub.connect()]);
+    // Loaded only with REDIS_URL: one instance never needs it.
+    const { createAdapter } = await import('@socket.io/redis-adapter');
+    const [pub, sub] = await Promise.all([
+      connectRedis(config.redisUrl, app.log, 'redis publisher'),
+      connectRedis(config.redisUrl, app.log, 'redis subscriber'),
+    ]);
     io.adapter(createAdapter(pub, sub, config.redisKey ? { key: config.redisKey } : {}));
     redisClients = [pub, sub];
   }
 
-  const typing = new TypingTracker((dealId, userInfo, isTyping) => {
-    io.to(realtimeRooms.deal(dealId)).emit('typing-updated', { dealId, userInfo, isTyping });
-  }, config.typingTimeoutMs);
-  // A socket that leaves a deal room stops typing there, however it leaves: leave-deal-room,
-  // disconnect, or eviction when its user leaves the deal (which may arrive through Redis).
+  const typing = new TypingTracker(
+    (dealId, userInfo, isTyping) => {
+      io.to(realtimeRooms.deal(dealId)).emit('typing-updated', { dealId, userInfo, isTyping });
+    },
+    config.typingTimeoutMs,
+    config.typingRejoinGraceMs,
+  );
+  // A socket that leaves a deal room stops typing there: at once when it disconnects or is evicted
+  // (its user left the deal; that may arrive through Redis), after a grace period when it left by
+  // itself with leave-deal-room (marked here first), unless it rejoins meanwhile.
+  const leavingByThemselves = new Set<string>();
   io.of('/').adapter.on('leave-room', (room: string, socketId: string) => {
     const dealId = Number(room.slice(room.indexOf(':') + 1));
-    if (room === realtimeRooms.deal(dealId)) typing.stop(socketId, dealId);
+    if (room !== realtimeRooms.deal(dealId)) return;
+    if (leavingByThemselves.delete(`${socketId}:${room}`)) typing.leftRoom(socketId, dealId);
+    else typing.stop(socketId, dealId);
   });
 
   io.use(async (socket, next) => {
@@ -66,6 +88,7 @@ export async function attachRealtime(app: FastifyInstance, services: Services, c
       const user = await services.auth.userFromToken(token);
       if (!user) return next(new Error('unauthorized'));
       socket.data.user = { id: user.id, username: user.username, full_name: user.fullName };
+      socket.data.tokenVersion = user.tokenVersion;
       // The socket lives no longer than its token.
       const expiresIn = Math.min(user.exp * 1000 - Date.now(), maxTimerMs);
       const timer = setTimeout(() => socket.disconnect(true), Math.max(expiresIn, 0));
@@ -94,6 +117,7 @@ export async function attachRealtime(app: FastifyInstance, services: Services, c
           return respond({ ok: false, message: 'Only the participants of this deal can join its room.' });
         }
         await socket.join(realtimeRooms.deal(dealId.data));
+        typing.rejoinedRoom(socket.id, dealId.data);
         respond({ ok: true });
       } catch (error) {
         app.log.error({ err: error }, 'join-deal-room failed');
@@ -104,7 +128,10 @@ export async function attachRealtime(app: FastifyInstance, services: Services, c
     socket.on('leave-deal-room', (rawDealId) => {
       const dealId = dealIdSchema.safeParse(rawDealId);
       if (!dealId.success) return;
-      void socket.leave(realtimeRooms.deal(dealId.data));
+      const room = realtimeRooms.deal(dealId.data);
+      if (!socket.rooms.has(room)) return;
+      leavingByThemselves.add(`${socket.id}:${room}`);
+      void socket.leave(room);
     });
 
     // Typing counts only from a socket in the deal's room (so: a participant), as its own user.
@@ -123,7 +150,7 @@ export async function attachRealtime(app: FastifyInstance, services: Services, c
 
   async function isParticipantOf(dealId: number, userId: number) {
     try {
-      return isParticipant(await services.deals.findRow(services.db, dealId), userId);
+      return isParticipant(await services.dealAccess.find(dealId), userId);
     } catch {
       return false;
     }
@@ -138,7 +165,10 @@ export async function attachRealtime(app: FastifyInstance, services: Services, c
       ];
       if (rooms.length === 0) return;
       // A socket in several of these rooms still receives the event once.
-      (io.to(rooms).emit as (event: string, payload: unknown) => boolean)(event, payload);
+      (io.to(rooms).emit as (event: string, payload: unknown) => boolean)(
+        event,
+        withOriginalClientKey(event, payload),
+      );
     },
     leaveDeal(userId, dealId) {
       // Here at once: through Redis even this instance would only act on the echo of the
@@ -146,6 +176,23 @@ export async function attachRealtime(app: FastifyInstance, services: Services, c
       io.local.in(realtimeRooms.user(userId)).socketsLeave(realtimeRooms.deal(dealId));
       if (config.redisUrl) io.in(realtimeRooms.user(userId)).socketsLeave(realtimeRooms.deal(dealId));
     },
+    async isOnline(userId) {
+      // Through the Redis adapter this asks every instance.
+      return (await io.in(realtimeRooms.user(userId)).fetchSockets()).length > 0;
+    },
+    signal(name, payload) {
+      // Through the Redis adapter to the other instances' servers (never to clients).
+      if (config.redisUrl) io.serverSideEmit(clusterSignalEvent, name, payload);
+    },
+  });
+  // A password reset (on any instance) closes this instance's sockets opened with the old tokens.
+  services.events.onSignal('account-changed', ({ userId, tokenVersion }) => {
+    for (const socket of io.of('/').sockets.values()) {
+      if (socket.data.user?.id === userId && socket.data.tokenVersion < tokenVersion) socket.disconnect(true);
+    }
+  });
+  io.on(clusterSignalEvent, (name: SignalName, payload: ClusterSignals[SignalName]) => {
+    services.events.receiveSignal(name, payload);
   });
 
   // Open sockets would hold the HTTP server open: close them before the server waits for connections.

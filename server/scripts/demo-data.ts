@@ -65,12 +65,17 @@ async function seedUsers(context: SeedContext) {
     }
     const email = `${demo.username}@dealmaker.example`;
     try {
-      await services.auth.register({
-        username: demo.username,
-        email,
-        password: demoPassword,
-        full_name: demo.full_name,
-      });
+      await services.auth.register(
+        {
+          username: demo.username,
+          email,
+          password: demoPassword,
+          full_name: demo.full_name,
+        },
+        // Not a client: the per-address registration limit (kept in Redis when REDIS_URL is set, so it
+        // outlives this command) must not stop a second run within the hour.
+        null,
+      );
     } catch (error) {
       // An unverified account holds the name or the email: someone registered it by hand.
       context.log(`${demo.username} skipped: ${(error as Error).message}`);
@@ -291,7 +296,7 @@ async function main() {
     database = await openDatabase(
       config.databaseUrl
         ? { kind: 'postgres', url: config.databaseUrl }
-        : { kind: 'pglite', dataDir: config.dataDir },
+        : { kind: 'embedded', dataDir: config.dataDir },
     );
   } catch (error) {
     if (error instanceof DataDirLockedError) {
@@ -310,11 +315,17 @@ async function main() {
       mails.push(mail);
     },
   };
-  const services = await createServices({ config, db: database.db, mailer, log: quietLogger() });
+  const services = await createServices({
+    config,
+    db: database.db,
+    executeSql: database.executeSql,
+    mailer,
+    log: quietLogger(),
+  });
   const context: SeedContext = { services, mails, userIds: {}, log: (line) => console.log(`  ${line}`) };
   try {
     console.log(
-      `Demo data for ${database.kind === 'pglite' ? `the embedded database in ${config.dataDir}` : 'PostgreSQL (DATABASE_URL)'}`,
+      `Demo data for ${database.kind === 'embedded' ? `the embedded database in ${config.dataDir}` : 'PostgreSQL (DATABASE_URL)'}`,
     );
     for (const step of seedSteps) {
       console.log(`${step.name}:`);
@@ -324,6 +335,8 @@ async function main() {
       `\nSign in as ${demoUsers.map((u) => u.username).join(', ')} with the password '${demoPassword}'.`,
     );
   } finally {
+    // The job queue's timers would keep the process alive.
+    await services.close();
     await database.close();
   }
 }

@@ -76,11 +76,12 @@ export async function selectBid(
   dealId: number,
   bidId: number,
 ): Promise<Deal> {
-  const response = await server.put<Deal>(`/api/bid-management/select-bid/${dealId}/${bidId}`, {
-    token: dealer.token,
-  });
+  const response = await server.put<{ message: string; deal: Deal }>(
+    `/api/bid-management/select-bid/${dealId}/${bidId}`,
+    { token: dealer.token },
+  );
   expect(response.status, JSON.stringify(response.body)).toBe(200);
-  return response.body;
+  return response.body.deal;
 }
 
 /** Sends a dealmaker request (asserting 201) and returns its id. */

@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { expect } from 'vitest';
 import { buildApp } from '../app';
 import { type Config, loadConfig } from '../config';
 import type { Database } from '../db/client';
@@ -15,6 +16,16 @@ export type RequestOptions = {
 };
 
 export type TestServer = Awaited<ReturnType<typeof startTestServer>>;
+
+/**
+ * Every test client calls from 127.0.0.1, so the per-address limits would count a whole test file as one
+ * person: relaxed here. Tests of the limits start their server with `rateLimits: limits.rateLimits`.
+ */
+const relaxedPerAddressLimits = {
+  signInFailuresPerAddress: { points: 100_000, seconds: 900 },
+  registrationsPerAddress: { points: 100_000, seconds: 3600 },
+  resetRequestsPerAddress: { points: 100_000, seconds: 3600 },
+};
 
 /**
  * The real server on a real database (one per test file), listening on a free
@@ -36,6 +47,7 @@ export async function startTestServer(
   const mails: Mail[] = [];
   const config: Config = {
     ...loadConfig({ DATA_DIR: '/nonexistent-test-data-dir', LOG_LEVEL: 'silent' }),
+    rateLimits: relaxedPerAddressLimits,
     ...options.config,
   };
   const app = await buildApp({
@@ -67,6 +79,8 @@ export async function startTestServer(
     }
     const response = await fetch(`${url}${path}`, { method, headers, body });
     const text = await response.text();
+    // What the call left running after answering (a reset link's mail) is done before the test looks.
+    await app.services.background.idle();
     let parsed: unknown = text;
     if ((response.headers.get('content-type') ?? '').includes('application/json')) parsed = JSON.parse(text);
     return { status: response.status, body: parsed as T, headers: response.headers };
@@ -120,3 +134,10 @@ export async function signUp(
   return { token: login.body.token as string, user: login.body.user, username, email, password, full_name };
 }
 export type SignedUpUser = Awaited<ReturnType<typeof signUp>>;
+
+/** The body of a call that must answer `status` (200 by default); a failure shows the body it got. */
+export async function ok<T>(response: Promise<ApiResponse>, status = 200): Promise<T> {
+  const answer = await response;
+  expect(answer.status, JSON.stringify(answer.body)).toBe(status);
+  return answer.body as T;
+}

@@ -24,3 +24,21 @@ export function recordEvents(server: TestServer) {
     detach,
   };
 }
+
+/** The events of a record other than notifications, in publication order. */
+export const domainEvents = (events: RecordedEvent[]) =>
+  events.filter((event) => event.event !== 'notification');
+
+/** The notifications of a record, one per recipient, in delivery order. */
+export const noticesIn = (events: RecordedEvent[]) =>
+  events
+    .filter((event) => event.event === 'notification')
+    .map((event) => {
+      const payload = event.payload as ServerEvents['notification'];
+      return {
+        to: event.audience.users?.[0],
+        kind: payload.kind,
+        dealId: payload.dealId,
+        message: payload.message,
+      };
+    });

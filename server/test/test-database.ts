@@ -1,28 +1,27 @@
 import { randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import pg from 'pg';
 import { type Database, openDatabase } from '../db/client';
 
-/**
- * A fresh, migrated database for one test file: a copy of the PGlite template
- * made by global-setup, or, when DATABASE_URL is set, a new PostgreSQL database
- * cloned from the template database global-setup migrated.
- */
-export async function createTestDatabase(): Promise<Database> {
-  const adminUrl = process.env.DATABASE_URL;
-  if (!adminUrl) {
-    const templateFile = process.env.DEALMAKER_PGLITE_TEMPLATE;
-    if (!templateFile) throw new Error('global-setup did not prepare the PGlite template');
-    const loadDataDir = new Blob([await readFile(templateFile)]);
-    return openDatabase({ kind: 'pglite', loadDataDir });
-  }
+/** The server the tests create their databases on: DATABASE_URL, or the embedded one global-setup started. */
+export function testAdminUrl(): string {
+  const url = process.env.DATABASE_URL ?? process.env.DEALMAKER_TEST_ADMIN_URL;
+  if (!url) throw new Error('global-setup did not start a database server');
+  return url;
+}
+
+/** A fresh, migrated database for one test file: a copy of the template global-setup migrated, dropped on close. */
+export async function createTestDatabase(): Promise<Database & { url: string }> {
+  const adminUrl = testAdminUrl();
   const name = `dealmaker_test_${randomBytes(6).toString('hex')}`;
   await withAdmin(adminUrl, (client) =>
     client.query(`CREATE DATABASE ${name} TEMPLATE ${process.env.DEALMAKER_PG_TEMPLATE ?? 'template1'}`),
   );
-  const database = await openDatabase({ kind: 'postgres', url: withDatabase(adminUrl, name), poolSize: 30 });
+  const url = withDatabase(adminUrl, name);
+  const database = await openDatabase({ kind: 'postgres', url, poolSize: 30 });
   return {
     ...database,
+    /** For a command run on it in its own process (`npm run operator`). */
+    url,
     close: async () => {
       await database.close();
       await withAdmin(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));

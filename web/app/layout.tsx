@@ -1,9 +1,7 @@
 import { useEffect } from 'react';
 import { Outlet, ScrollRestoration, useLocation, useNavigate } from 'react-router';
 import { LogoIcon } from '../components/ui/icons';
-import { useAuth } from '../features/auth/auth-context';
-import { AuthDialog } from '../features/auth/auth-dialog';
-import { useAuthDialog } from '../features/auth/auth-dialog-context';
+import { AuthDialog, useAuth, useAuthDialog } from '../features/auth';
 import { NavBar } from './nav-bar';
 import type { AuthRequiredState } from './require-auth';
 

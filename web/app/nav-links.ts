@@ -15,3 +15,6 @@ export const signedOutNavLinks: NavLinkItem[] = [
   { to: '/', label: 'Home' },
   { to: '/about', label: 'About' },
 ];
+
+/** After the signed-in links, for operators only. */
+export const operatorNavLink: NavLinkItem = { to: '/operator', label: 'Operator' };

@@ -1,9 +1,8 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Toaster } from 'sonner';
-import { AuthProvider } from '../features/auth/auth-context';
-import { AuthDialogProvider } from '../features/auth/auth-dialog-context';
-import { RealtimeProvider, type RealtimeProviderProps } from '../features/realtime/realtime-provider';
+import { AuthDialogProvider, AuthProvider } from '../features/auth';
+import { RealtimeProvider, type RealtimeProviderProps } from '../features/realtime';
 import { ApiError } from '../lib/api';
 
 export function createQueryClient() {

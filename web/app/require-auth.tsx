@@ -1,5 +1,5 @@
 import { Navigate, Outlet, useLocation } from 'react-router';
-import { useAuth } from '../features/auth/auth-context';
+import { useAuth } from '../features/auth';
 
 /** Where RequireAuth sends a signed-out visitor; the layout then opens the login dialog. */
 export type AuthRequiredState = { authRequired: true; from: string };

@@ -1,20 +1,8 @@
 import type { RouteObject } from 'react-router';
 import { AppLayout } from './layout';
-import { AboutPage } from './pages/about-page';
-import { DealDetailPage } from './pages/deal-detail-page';
-import { DealmakerPanelPage } from './pages/dealmaker-panel-page';
-import { DealsPage } from './pages/deals-page';
+import { PageLoading } from './page-loading';
 import { LandingPage } from './pages/landing-page';
-import { LoginPage } from './pages/login-page';
-import { NotFoundPage } from './pages/not-found-page';
-import { ProfilePage } from './pages/profile-page';
-import { RegisterPage } from './pages/register-page';
-import { ResetPasswordPage } from './pages/reset-password-page';
 import { RouteErrorPage } from './pages/route-error-page';
-import { UserProfilePage } from './pages/user-profile-page';
-import { UsersPage } from './pages/users-page';
-import { VerifyEmailPage } from './pages/verify-email-page';
-import { WalletPage } from './pages/wallet-page';
 import { RequireAuth } from './require-auth';
 
 /*
@@ -23,37 +11,68 @@ import { RequireAuth } from './require-auth';
  * (a signed-out visitor is sent to / and asked to sign in). Every other path shows the 404 page.
  */
 
+/*
+ * Every page but the landing page is its own chunk, loaded when first visited: the landing page
+ * downloads only what it shows (scripts/bundle-size.mjs holds the budgets).
+ */
+const verifyEmail = () => import('./pages/verify-email-page').then((m) => ({ Component: m.VerifyEmailPage }));
+
 /** Pages anyone may open. */
 export const publicRoutes: RouteObject[] = [
   { index: true, element: <LandingPage /> },
-  { path: 'about', element: <AboutPage /> },
-  { path: 'login', element: <LoginPage /> },
-  { path: 'register', element: <RegisterPage /> },
+  { path: 'about', lazy: () => import('./pages/about-page').then((m) => ({ Component: m.AboutPage })) },
+  { path: 'login', lazy: () => import('./pages/login-page').then((m) => ({ Component: m.LoginPage })) },
+  {
+    path: 'register',
+    lazy: () => import('./pages/register-page').then((m) => ({ Component: m.RegisterPage })),
+  },
   // The mailed links point at these /api paths; the server answers a browser with this app.
-  { path: 'api/auth/register', element: <VerifyEmailPage /> },
-  { path: 'api/auth/register/:key', element: <VerifyEmailPage /> },
-  { path: 'api/auth/reset_password/:username/:token', element: <ResetPasswordPage /> },
+  { path: 'api/auth/register', lazy: verifyEmail },
+  { path: 'api/auth/register/:key', lazy: verifyEmail },
+  {
+    path: 'api/auth/reset_password/:username/:token',
+    lazy: () => import('./pages/reset-password-page').then((m) => ({ Component: m.ResetPasswordPage })),
+  },
 ];
 
 /** Pages for signed-in users only. */
 export const signedInRoutes: RouteObject[] = [
-  { path: 'profile', element: <ProfilePage /> },
-  { path: 'users', element: <UsersPage /> },
-  { path: 'users/:username', element: <UserProfilePage /> },
-  { path: 'deals', element: <DealsPage /> },
-  { path: 'deals/:dealId', element: <DealDetailPage /> },
-  { path: 'dealmaker-panel', element: <DealmakerPanelPage /> },
-  { path: 'deposit', element: <WalletPage /> },
+  { path: 'profile', lazy: () => import('./pages/profile-page').then((m) => ({ Component: m.ProfilePage })) },
+  { path: 'users', lazy: () => import('./pages/users-page').then((m) => ({ Component: m.UsersPage })) },
+  {
+    path: 'users/:username',
+    lazy: () => import('./pages/user-profile-page').then((m) => ({ Component: m.UserProfilePage })),
+  },
+  { path: 'deals', lazy: () => import('./pages/deals-page').then((m) => ({ Component: m.DealsPage })) },
+  {
+    path: 'deals/:dealId',
+    lazy: () => import('./pages/deal-detail-page').then((m) => ({ Component: m.DealDetailPage })),
+  },
+  {
+    path: 'dealmaker-panel',
+    lazy: () => import('./pages/dealmaker-panel-page').then((m) => ({ Component: m.DealmakerPanelPage })),
+  },
+  { path: 'deposit', lazy: () => import('./pages/wallet-page').then((m) => ({ Component: m.WalletPage })) },
+  // Operators only: anyone else sees the 404 page there.
+  {
+    path: 'operator',
+    lazy: () => import('./pages/operator-page').then((m) => ({ Component: m.OperatorPage })),
+  },
 ];
 
 export const routes: RouteObject[] = [
   {
     element: <AppLayout />,
     errorElement: <RouteErrorPage />,
+    // Shown while the first page's chunk loads.
+    hydrateFallbackElement: <PageLoading />,
     children: [
       ...publicRoutes,
       { element: <RequireAuth />, children: signedInRoutes },
-      { path: '*', element: <NotFoundPage /> },
+      {
+        path: '*',
+        lazy: () => import('./pages/not-found-page').then((m) => ({ Component: m.NotFoundPage })),
+      },
     ],
   },
 ];

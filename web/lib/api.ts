@@ -49,6 +49,11 @@ export function errorMessage(error: unknown, fallback: string): string {
   return error instanceof ApiError && error.serverMessage ? error.serverMessage : fallback;
 }
 
+/** The server's reason for a refusal, to show under the screen's own message; undefined when it gave none. */
+export function serverReason(error: unknown): string | undefined {
+  return errorMessage(error, '') || undefined;
+}
+
 type UnauthorizedListener = () => void;
 const unauthorizedListeners = new Set<UnauthorizedListener>();
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatAmount, formatMoney, formatSignedMoney } from './money';
+import { formatMoney, formatSignedMoney } from './money';
 
 describe('money formatting', () => {
   it('shows dollars with exactly two decimals and grouping', () => {
@@ -7,20 +7,23 @@ describe('money formatting', () => {
     expect(formatMoney(5)).toBe('$5.00');
     expect(formatMoney(0.1)).toBe('$0.10');
     expect(formatMoney(1234.5)).toBe('$1,234.50');
+    expect(formatMoney(25000)).toBe('$25,000.00');
     expect(formatMoney(1_000_000_000)).toBe('$1,000,000,000.00');
     expect(formatMoney(0.1 + 0.2)).toBe('$0.30');
   });
 
-  it('never shows -$0.00 or NaN', () => {
+  it('writes negatives with a minus sign, never −$0.00 or NaN', () => {
+    expect(formatMoney(-50)).toBe('\u2212$50.00');
+    expect(formatMoney(-1234.56)).toBe('\u2212$1,234.56');
     expect(formatMoney(-0)).toBe('$0.00');
     expect(formatMoney(-0.001)).toBe('$0.00');
     expect(formatMoney(Number.NaN)).toBe('$0.00');
   });
 
-  it('formats amounts without the sign and signed movements', () => {
-    expect(formatAmount(99.9)).toBe('99.90');
+  it('formats signed movements', () => {
     expect(formatSignedMoney(10, 'in')).toBe('+$10.00');
-    expect(formatSignedMoney(10, 'out')).toBe('-$10.00');
-    expect(formatSignedMoney(-2.5, 'out')).toBe('-$2.50');
+    expect(formatSignedMoney(10, 'out')).toBe('\u2212$10.00');
+    expect(formatSignedMoney(-2.5, 'out')).toBe('\u2212$2.50');
+    expect(formatSignedMoney(5250, 'out')).toBe('\u2212$5,250.00');
   });
 });

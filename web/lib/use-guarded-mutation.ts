@@ -63,11 +63,27 @@ export function useGuardedMutation<
     [run],
   );
 
+  /** `mutate` as a promise that settles with the call (at once when a call is already under way), for a confirmation to wait on. */
+  const mutateSettled = useCallback(
+    (variables: TVariables, mutateOptions?: MutateOptions<TData, TError, TVariables, TContext>) =>
+      new Promise<void>((resolve) => {
+        if (running.current) return resolve();
+        mutate(variables, {
+          ...mutateOptions,
+          onSettled: (...args) => {
+            mutateOptions?.onSettled?.(...args);
+            resolve();
+          },
+        });
+      }),
+    [mutate],
+  );
+
   // A reset forgets the running call (its callbacks never fire), so it releases the guard too.
   const reset = useCallback(() => {
     running.current = false;
     clear();
   }, [clear]);
 
-  return { ...mutation, mutate, reset };
+  return { ...mutation, mutate, mutateSettled, reset };
 }

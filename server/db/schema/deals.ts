@@ -22,6 +22,13 @@ export const deals = pgTable(
     completedByCounterpart: boolean('completed_by_counterpart').notNull().default(false),
     isCompleted: boolean('is_completed').notNull().default(false),
     completionDate: optionalTimestamp('completion_date'),
+    /**
+     * What a keyword search looks in: title and description lowercased, joined by a unit separator
+     * (U+001F) so that a match never spans both (docs/decisions/0013-keyword-search.md).
+     */
+    searchText: text('search_text')
+      .notNull()
+      .generatedAlwaysAs(sql`lower(title) || E'\\x1f' || lower(description)`),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -30,9 +37,9 @@ export const deals = pgTable(
     index('deals_creator_id').on(t.creatorId),
     index('deals_counterpart_id').on(t.counterpartId),
     index('deals_dealmaker_id').on(t.dealmakerId),
-    // Serve case-insensitive substring search (ILIKE '%keyword%') on title and description.
-    index('deals_title_trgm').using('gin', sql`${t.title} gin_trgm_ops`),
-    index('deals_description_trgm').using('gin', sql`${t.description} gin_trgm_ops`),
+    // Serves substring search (LIKE '%keyword%') for keywords too rare for a walk down the newest deals.
+    // fastupdate off: new deals go straight into the index instead of a pending list every search rescans.
+    index('deals_search_trgm').using('gin', sql`${t.searchText} gin_trgm_ops`).with({ fastupdate: false }),
   ],
 );
 
@@ -78,3 +85,8 @@ export const dealmakerRequests = pgTable(
     index('dealmaker_requests_receiver_id').on(t.receiverId),
   ],
 );
+
+/** A deal as the code reads it: the search column stays in the database. */
+export type DealRow = Omit<typeof deals.$inferSelect, 'searchText'>;
+export type BidRow = typeof bids.$inferSelect;
+export type DealmakerRequestRow = typeof dealmakerRequests.$inferSelect;

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { bytea, createdAt, optionalTimestamp, updatedAt } from './columns';
 
 export const users = pgTable(
@@ -19,6 +19,8 @@ export const users = pgTable(
     address: text('address'),
     occupation: text('occupation'),
     pictureId: text('picture_id'),
+    /** Granted and revoked only by `npm run operator` on the server: no HTTP call changes it. */
+    isOperator: boolean('is_operator').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -62,3 +64,5 @@ export const settings = pgTable('settings', {
   key: text('key').primaryKey(),
   value: text('value').notNull(),
 });
+
+export type UserRow = typeof users.$inferSelect;

@@ -11,22 +11,20 @@ import {
   resetRequestSchema,
 } from '../../../contract/auth';
 import { errorBodySchema } from '../../../contract/errors';
-import { authenticate, bearerSecurity, currentUser } from './auth.guard';
-
-const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 409: errorBodySchema };
-const tags = ['auth'];
+import { authenticate, currentUser, routeDefaults } from '../../lib/route-guard';
 
 /** Wants the page rather than the call: a browser navigation asks for HTML first. */
 const wantsPage = (accept: string | undefined) =>
   !!accept && accept.includes('text/html') && !accept.startsWith('application/json');
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
+  routeDefaults(app, { tags: ['auth'], signedIn: false });
   const auth = app.services.auth;
 
   app.post(
     '/api/auth/register',
-    { schema: { tags, body: registerRequestSchema, response: { 201: messageResponseSchema, ...errors } } },
-    async (request, reply) => reply.status(201).send(await auth.register(request.body)),
+    { schema: { body: registerRequestSchema, response: { 201: messageResponseSchema } } },
+    async (request, reply) => reply.status(201).send(await auth.register(request.body, request.ip)),
   );
 
   // One path, two things (DESIGN.md §1): the verification page for a browser, the verification call for JSON.
@@ -34,11 +32,10 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/auth/register/:key',
     {
       schema: {
-        tags,
         description:
           'Verifies an email. A browser navigation (Accept: text/html) gets the verification page.',
         params: z.object({ key: z.string().max(200) }),
-        response: { 200: messageResponseSchema, ...errors },
+        response: { 200: messageResponseSchema },
       },
     },
     async (request, reply) => {
@@ -51,9 +48,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/auth/login',
     {
       schema: {
-        tags,
         body: loginRequestSchema,
-        response: { 200: loginResponseSchema, ...errors, 429: errorBodySchema },
+        response: { 200: loginResponseSchema, 429: errorBodySchema },
       },
     },
     async (request) => auth.login(request.body, request.ip),
@@ -62,26 +58,25 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/auth/me',
     {
-      preHandler: authenticate,
-      schema: { tags, security: bearerSecurity, response: { 200: meResponseSchema, ...errors } },
+      onRequest: authenticate,
+      schema: { security: [{ bearerAuth: [] }], response: { 200: meResponseSchema } },
     },
     async (request) => {
-      const { id, username, email } = currentUser(request);
-      return { id, username, email };
+      const { id, username, email, isOperator } = currentUser(request);
+      return { id, username, email, isOperator };
     },
   );
 
   app.post(
     '/api/auth/reset_password',
-    { schema: { tags, body: resetRequestSchema, response: { 200: resetRequestResponseSchema, ...errors } } },
-    async (request) => auth.requestPasswordReset(request.body.email),
+    { schema: { body: resetRequestSchema, response: { 200: resetRequestResponseSchema } } },
+    async (request) => auth.requestPasswordReset(request.body.email, request.ip),
   );
 
   app.get(
     '/api/auth/reset_password/:username/:token',
     {
       schema: {
-        tags,
         description: 'The reset-password page (browser navigation).',
         params: z.object({ username: z.string(), token: z.string() }),
       },
@@ -93,10 +88,9 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/auth/reset_password/:username/:token',
     {
       schema: {
-        tags,
         params: z.object({ username: z.string().max(100), token: z.string().max(200) }),
         body: resetPasswordSchema,
-        response: { 200: resetRequestResponseSchema, ...errors },
+        response: { 200: resetRequestResponseSchema },
       },
     },
     async (request) =>

@@ -1,29 +1,32 @@
 import { hash, verify } from '@node-rs/argon2';
-import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
+import { LRUCache } from 'lru-cache';
 import type { RegisterRequest } from '../../../contract/auth';
 import { errorCodes } from '../../../contract/errors';
 import { limits } from '../../../contract/limits';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
-import { passwordResets, settings } from '../../db/schema';
+import type { UserRow } from '../../db/schema';
+import type { Transact } from '../../db/transaction';
+import type { BackgroundTasks } from '../../lib/background';
 import {
   AppError,
   badRequest,
   conflict,
   forbidden,
   isUniqueViolation,
-  tooManyRequests,
   unauthenticated,
 } from '../../lib/errors';
 import type { Mailer } from '../../lib/mail';
-import { FixedWindowLimiter } from '../../lib/rate-limiter';
+import type { RateLimits } from '../../lib/rate-limits';
+import type { AuthUser } from '../../lib/route-guard';
 import { randomToken, sha256 } from '../../lib/secrets';
+import type { EventPublisher } from '../../realtime/publisher';
+import type { AuditService } from '../audit/audit.service';
 import { presentUser } from '../users/users.presenter';
-import { usersRepository } from '../users/users.repository';
-import { extractToken, TokenSigner } from './tokens';
-
-export type AuthUser = { id: number; username: string; email: string };
+import type { UsersService } from '../users/users.service';
+import { authRepository } from './auth.repository';
+import { extractToken, TokenSigner, type VerifiedToken } from './tokens';
 
 // argon2id, the parameters OWASP recommends (19 MiB, 2 passes).
 const hashOptions = { algorithm: 2, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
@@ -34,60 +37,114 @@ const dummyHashPromise = hash('not-a-real-password', hashOptions);
 const reservedUsernames = new Set(['search']);
 
 export const verifiedMessage = 'Your email has been verified successfully!';
+const registered = { message: 'Registration successful! Please check your email to verify your account.' };
+
+type AuthDeps = {
+  db: Db;
+  transact: Transact;
+  users: UsersService;
+  config: Config;
+  mailer: Mailer;
+  log: FastifyBaseLogger;
+  events: EventPublisher;
+  rateLimits: RateLimits;
+  background: BackgroundTasks;
+  audit: AuditService;
+};
+
+/** How old the cached state of an account may be when a token is checked against it. */
+export const accountStateTtlMs = 1000;
+type AccountState = {
+  id: number;
+  username: string;
+  email: string;
+  fullName: string;
+  verified: boolean;
+  tokenVersion: number;
+  isOperator: boolean;
+};
+const missingAccount = { missing: true } as const;
 
 /** Accounts: registration, email verification, sign-in, tokens and password resets (DESIGN.md §5 Accounts). */
 export class AuthService {
-  private readonly failuresByUsername = new FixedWindowLimiter(
-    limits.signIn.perUsername,
-    limits.signIn.windowSeconds * 1000,
-  );
-  private readonly failuresByAddress = new FixedWindowLimiter(
-    limits.signIn.perAddress,
-    limits.signIn.windowSeconds * 1000,
-  );
+  private readonly verifiedTokens = new LRUCache<string, VerifiedToken & { exp: number }>({ max: 20_000 });
+  private readonly accounts = new LRUCache<number, AccountState | typeof missingAccount>({
+    max: 20_000,
+    ttl: accountStateTtlMs,
+    fetchMethod: async (id) => {
+      const row = await this.users.findAccountById(id);
+      if (!row) return missingAccount;
+      return {
+        id: row.id,
+        username: row.username,
+        email: row.email,
+        fullName: row.fullName,
+        verified: row.verifiedAt !== null,
+        tokenVersion: row.tokenVersion,
+        isOperator: row.isOperator,
+      };
+    },
+  });
 
   private constructor(
-    private readonly db: Db,
-    private readonly config: Config,
-    private readonly mailer: Mailer,
-    private readonly log: FastifyBaseLogger,
+    private readonly deps: AuthDeps,
     private readonly signer: TokenSigner,
-  ) {}
-
-  static async create(deps: { db: Db; config: Config; mailer: Mailer; log: FastifyBaseLogger }) {
-    const secret = deps.config.jwtSecret ?? (await loadOrCreateSecret(deps.db));
-    return new AuthService(deps.db, deps.config, deps.mailer, deps.log, new TokenSigner(secret));
+  ) {
+    // A password reset on any instance: forget the account's cached state here too.
+    deps.events.onSignal('account-changed', ({ userId }) => this.forgetAccount(userId));
   }
 
-  async register(input: RegisterRequest) {
+  static async create(deps: AuthDeps) {
+    const secret =
+      deps.config.jwtSecret ?? (await authRepository.settingOrCreate(deps.db, 'jwt_secret', randomToken(48)));
+    return new AuthService(deps, new TokenSigner(secret));
+  }
+
+  private get db() {
+    return this.deps.db;
+  }
+
+  private get users() {
+    return this.deps.users;
+  }
+
+  /**
+   * A new, unverified account. A taken username is said (the person must pick
+   * another); a taken email is not: the answer is the same as for a new
+   * account, and the address's owner gets a mail saying someone tried.
+   */
+  /** `address`: the client's, whose registrations are limited; null for a command run on the server. */
+  async register(input: RegisterRequest, address: string | null) {
+    if (address !== null) await this.deps.rateLimits.consume(['registrationsPerAddress', address]);
     if (
       reservedUsernames.has(input.username.toLowerCase()) ||
-      (await usersRepository.findByUsername(this.db, input.username))
+      (await this.users.findAccountByUsername(input.username))
     ) {
       throw conflict('Username is already taken.');
     }
-    if (await usersRepository.findByEmail(this.db, input.email)) {
-      throw conflict('An account with this email already exists.');
-    }
+    const passwordHash = await hash(input.password, hashOptions);
+    const owner = await this.users.findAccountByEmail(input.email);
+    if (owner) return this.mailExistingOwner(owner);
     const key = randomToken();
-    let user: Awaited<ReturnType<typeof usersRepository.insert>>;
+    let user: UserRow;
     try {
-      user = await usersRepository.insert(this.db, {
+      user = await this.users.createAccount({
         username: input.username,
         email: input.email,
         fullName: input.full_name,
-        passwordHash: await hash(input.password, hashOptions),
+        passwordHash,
         verificationKeyHash: sha256(key),
       });
     } catch (error) {
-      // Two registrations racing for the same name: the unique index decides.
+      // Two registrations racing for the same name or email: the unique index decides.
       if (isUniqueViolation(error, 'users_username_lower_key')) throw conflict('Username is already taken.');
       if (isUniqueViolation(error, 'users_email_lower_key')) {
-        throw conflict('An account with this email already exists.');
+        const winner = await this.users.findAccountByEmail(input.email);
+        if (winner) return this.mailExistingOwner(winner);
       }
       throw error;
     }
-    const link = `${this.config.publicUrl}/api/auth/register/${key}`;
+    const link = `${this.deps.config.publicUrl}/api/auth/register/${key}`;
     try {
       await this.sendMail({
         to: input.email,
@@ -97,36 +154,57 @@ export class AuthService {
       });
     } catch (error) {
       // Without the mail the account could never be verified, and its name and email would stay taken.
-      await usersRepository.deleteById(this.db, user.id);
+      await this.users.deleteAccount(user.id);
       throw error;
     }
-    return { message: 'Registration successful! Please check your email to verify your account.' };
+    return registered;
+  }
+
+  /** Someone registered with the email of an existing account: tell its owner, and answer as for a new one. */
+  private async mailExistingOwner(owner: UserRow) {
+    const link = `${this.deps.config.publicUrl}/`;
+    await this.sendMail({
+      to: owner.email,
+      subject: 'Someone tried to register with your email',
+      text: `Hello ${owner.fullName},\n\nSomeone just tried to create a Dealmaker account with this email address. You already have an account (${owner.username}): if it was you, sign in or reset your password at ${link}. If not, you can ignore this mail.\n`,
+      link,
+    });
+    return registered;
   }
 
   async verifyEmail(key: string) {
-    const user = key ? await usersRepository.findByVerificationKeyHash(this.db, sha256(key)) : undefined;
+    const user = key ? await this.users.findAccountByVerificationKeyHash(sha256(key)) : undefined;
     if (!user) throw badRequest('This verification link is invalid or has expired.');
     if (user.verifiedAt) return { message: 'Your email is already verified. You can sign in.' };
-    await usersRepository.update(this.db, user.id, { verifiedAt: new Date() });
+    await this.users.updateAccount(user.id, { verifiedAt: new Date() });
+    this.forgetAccount(user.id);
     return { message: verifiedMessage };
   }
 
+  /**
+   * Sign-in. Failures are counted per (account, address) — under the account's token version, so a
+   * password reset starts the count again — and per address (server/lib/rate-limits.ts).
+   */
   async login(input: { username: string; password: string }, address: string) {
-    const usernameKey = input.username.toLowerCase();
-    const wait = Math.max(
-      this.failuresByUsername.retryAfterSeconds(usernameKey),
-      this.failuresByAddress.retryAfterSeconds(address),
+    const user = await this.users.findAccountByUsername(input.username);
+    const accountKey = `${user ? `${user.id}:${user.tokenVersion}` : `?${input.username.toLowerCase()}`}|${address}`;
+    await this.deps.rateLimits.check(
+      ['signInFailuresPerUserAndAddress', accountKey],
+      ['signInFailuresPerAddress', address],
     );
-    if (wait > 0) {
-      throw tooManyRequests(
-        `Too many sign-in attempts. Please try again in ${Math.ceil(wait / 60)} minute${wait > 60 ? 's' : ''}.`,
-      );
-    }
-    const user = await usersRepository.findByUsername(this.db, input.username);
     const passwordOk = await verify(user?.passwordHash ?? (await dummyHashPromise), input.password);
     if (!user || !passwordOk) {
-      this.failuresByUsername.record(usernameKey);
-      this.failuresByAddress.record(address);
+      await this.deps.rateLimits.record(
+        ['signInFailuresPerUserAndAddress', accountKey],
+        ['signInFailuresPerAddress', address],
+      );
+      await this.deps.audit.record({
+        action: 'auth.sign-in-failed',
+        actor: null,
+        address,
+        subject: user ? `user:${user.id}` : undefined,
+        after: { username: input.username },
+      });
       throw unauthenticated('Invalid username or password.');
     }
     if (!user.verifiedAt) {
@@ -134,7 +212,13 @@ export class AuthService {
         'Please verify your email before signing in. Check your inbox for the verification link.',
       );
     }
-    this.failuresByUsername.reset(usernameKey);
+    await this.deps.rateLimits.reset('signInFailuresPerUserAndAddress', accountKey);
+    await this.deps.audit.record({
+      action: 'auth.sign-in',
+      actor: { id: user.id, username: user.username },
+      address,
+      subject: `user:${user.id}`,
+    });
     const token = await this.signer.sign(user);
     return { token, user: presentUser(user) };
   }
@@ -144,94 +228,123 @@ export class AuthService {
     return this.userFromToken(extractToken(request.headers.authorization, request.headers.cookie));
   }
 
-  /** The token's user with its expiry and full name (the realtime layer shows it in typing indicators). */
-  async userFromToken(token: string | null): Promise<(AuthUser & { fullName: string; exp: number }) | null> {
+  /**
+   * The token's user with its expiry and full name (the realtime layer shows it in typing indicators).
+   * Both steps are cached (docs/decisions/0011-request-caches.md): a verified signature until the token
+   * expires, and the account's state for at most a second, so a revocation (a password reset bumps the
+   * token version) takes effect within a second everywhere, and at once on the instance that made it.
+   */
+  async userFromToken(
+    token: string | null,
+  ): Promise<(AuthUser & { fullName: string; exp: number; tokenVersion: number }) | null> {
     if (!token) return null;
-    const claims = await this.signer.verify(token);
-    if (!claims) return null;
-    const user = await usersRepository.findById(this.db, claims.id);
-    if (!user?.verifiedAt || user.tokenVersion !== claims.tokenVersion) return null;
+    let claims = this.verifiedTokens.get(token);
+    if (!claims) {
+      claims = (await this.signer.verify(token)) ?? undefined;
+      if (!claims) return null;
+      this.verifiedTokens.set(token, claims);
+    }
+    if (claims.exp * 1000 <= Date.now()) return null;
+    const account = await this.accounts.fetch(claims.id);
+    if (!account || 'missing' in account || !account.verified) return null;
+    if (account.tokenVersion !== claims.tokenVersion) return null;
     return {
-      id: user.id,
-      username: user.username,
-      email: user.email,
-      fullName: user.fullName,
+      id: account.id,
+      username: account.username,
+      email: account.email,
+      isOperator: account.isOperator,
+      fullName: account.fullName,
       exp: claims.exp,
+      tokenVersion: claims.tokenVersion,
     };
   }
 
-  async requestPasswordReset(email: string) {
-    const answer = {
+  /** Forgets what this instance cached about an account whose sign-in state changed (reset, profile). */
+  forgetAccount(userId: number) {
+    this.accounts.delete(userId);
+  }
+
+  /**
+   * Mails a reset link when an account has this email. The answer is the same,
+   * and comes as fast, whether or not one does: the lookup and the mail happen
+   * after answering.
+   */
+  async requestPasswordReset(email: string, address: string) {
+    await this.deps.rateLimits.consume(
+      ['resetRequestsPerAddress', address],
+      ['resetRequestsPerEmail', email.toLowerCase()],
+    );
+    this.deps.background.run('sending a password reset link', () => this.sendResetLink(email));
+    return {
       success: true,
       message: 'If an account exists for this email, a password reset link has been sent to it.',
     };
-    const user = await usersRepository.findByEmail(this.db, email);
-    if (!user) return answer;
+  }
+
+  private async sendResetLink(email: string) {
+    const user = await this.users.findAccountByEmail(email);
+    if (!user) return;
     const token = randomToken();
-    await this.db.insert(passwordResets).values({
+    await authRepository.insertPasswordReset(this.db, {
       userId: user.id,
       tokenHash: sha256(token),
       expiresAt: new Date(Date.now() + limits.resetTokenLifetimeSeconds * 1000),
     });
-    const link = `${this.config.publicUrl}/api/auth/reset_password/${encodeURIComponent(user.username)}/${token}`;
-    await this.sendMail({
+    const link = `${this.deps.config.publicUrl}/api/auth/reset_password/${encodeURIComponent(user.username)}/${token}`;
+    await this.deps.mailer.send({
       to: user.email,
       subject: 'Reset your Dealmaker password',
       text: `Hello ${user.fullName},\n\nOpen this link within one hour to choose a new password:\n\n${link}\n\nIf you did not ask for this, ignore this mail.\n`,
       link,
     });
-    return answer;
   }
 
   async resetPassword(username: string, token: string, newPassword: string) {
     const invalid = () => badRequest('This reset link is invalid or has expired. Please request a new one.');
+    // The link first: a bogus one costs a lookup, not a password hash.
+    if (!(await authRepository.findUsableReset(this.db, sha256(token)))) throw invalid();
     const passwordHash = await hash(newPassword, hashOptions);
-    return this.db.transaction(async (tx) => {
-      const [reset] = await tx
-        .select()
-        .from(passwordResets)
-        .where(
-          and(
-            eq(passwordResets.tokenHash, sha256(token)),
-            isNull(passwordResets.usedAt),
-            gt(passwordResets.expiresAt, new Date()),
-          ),
-        )
-        .for('update');
+    return this.deps.transact(async (tx, afterCommit) => {
+      const reset = await authRepository.lockUsableReset(tx, sha256(token));
       if (!reset) throw invalid();
-      const user = await usersRepository.lockById(tx, reset.userId);
+      const user = await this.users.lockAccount(tx, reset.userId);
       if (!user || user.username.toLowerCase() !== username.toLowerCase()) throw invalid();
       // One reset link works once; every other open link of this user stops working too.
-      await tx
-        .update(passwordResets)
-        .set({ usedAt: new Date() })
-        .where(and(eq(passwordResets.userId, user.id), isNull(passwordResets.usedAt)));
-      await usersRepository.update(tx, user.id, {
-        passwordHash,
-        tokenVersion: user.tokenVersion + 1,
-        // The mail reached its owner, which is what verification proves.
-        verifiedAt: user.verifiedAt ?? new Date(),
-      });
-      this.failuresByUsername.reset(user.username.toLowerCase());
+      await authRepository.useAllResetsOf(tx, user.id);
+      await this.users.updateAccount(
+        user.id,
+        {
+          passwordHash,
+          tokenVersion: user.tokenVersion + 1,
+          // The mail reached its owner, which is what verification proves.
+          verifiedAt: user.verifiedAt ?? new Date(),
+        },
+        tx,
+      );
+      await this.deps.audit.record(
+        {
+          action: 'auth.password-reset',
+          actor: { id: user.id, username: user.username },
+          subject: `user:${user.id}`,
+          before: { tokenVersion: user.tokenVersion },
+          after: { tokenVersion: user.tokenVersion + 1 },
+        },
+        tx,
+      );
+      // Every instance forgets the account's cached state and closes the sockets its old tokens opened.
+      afterCommit(() =>
+        this.deps.events.signal('account-changed', { userId: user.id, tokenVersion: user.tokenVersion + 1 }),
+      );
       return { success: true, message: 'Password has been changed successfully! Please log in.' };
     });
   }
 
   private async sendMail(mail: Parameters<Mailer['send']>[0]) {
     try {
-      await this.mailer.send(mail);
+      await this.deps.mailer.send(mail);
     } catch (error) {
-      this.log.error({ err: error, to: mail.to }, 'sending mail failed');
+      this.deps.log.error({ err: error, to: mail.to }, 'sending mail failed');
       throw new AppError(503, errorCodes.unavailable, 'Could not send the email. Please try again later.');
     }
   }
-}
-
-async function loadOrCreateSecret(db: Db): Promise<string> {
-  await db
-    .insert(settings)
-    .values({ key: 'jwt_secret', value: randomToken(48) })
-    .onConflictDoNothing();
-  const [row] = await db.select().from(settings).where(eq(settings.key, 'jwt_secret'));
-  return row!.value;
 }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { decodeJwt, decodeProtectedHeader, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { limits } from '../../../contract/limits';
 import { passwordResets, settings, users } from '../../db/schema';
 import { signInFirst } from '../../test/expected-errors';
 import { signUp, startTestServer, type TestServer } from '../../test/harness';
@@ -227,8 +228,11 @@ describe('POST /api/auth/register', () => {
     expect(server.mails.length).toBe(sentBefore);
   });
 
-  it('refuses an email taken in any letter case', async () => {
+  it('does not reveal that an email is taken, in any letter case: it answers as for a new account and mails the owner', async () => {
     const first = await registerAccount('mailowner');
+    const fresh = await server.post('/api/auth/register', { body: newAccount() });
+    expect(fresh.status).toBe(201);
+    const usersBefore = (await server.db.select().from(users)).length;
     const sentBefore = server.mails.length;
     for (const email of [
       first.email,
@@ -236,13 +240,15 @@ describe('POST /api/auth/register', () => {
       `  ${first.email.replace('example', 'EXAMPLE')}  `,
     ]) {
       const response = await server.post('/api/auth/register', { body: { ...newAccount(), email } });
-      expect(response.status).toBe(409);
-      expect(response.body).toEqual({
-        message: 'An account with this email already exists.',
-        code: 'CONFLICT',
-      });
+      expect(response.status).toBe(fresh.status);
+      expect(response.body).toEqual(fresh.body);
     }
-    expect(server.mails.length).toBe(sentBefore);
+    expect((await server.db.select().from(users)).length).toBe(usersBefore);
+    const notices = server.mails.slice(sentBefore);
+    expect(notices.map((mail) => [mail.to, mail.subject])).toEqual(
+      Array.from({ length: 3 }, () => [first.email, 'Someone tried to register with your email']),
+    );
+    expect(notices[0]!.text).toContain(`You already have an account (${first.username})`);
   });
 
   it('lets exactly one of two simultaneous registrations of a name through', async () => {
@@ -513,7 +519,7 @@ describe('POST /api/auth/login', () => {
   });
 
   it('limits failed attempts from one address across usernames', async () => {
-    const own = await startTestServer();
+    const own = await startTestServer({ config: { rateLimits: limits.rateLimits } });
     try {
       const user = await signUp(own);
       const statuses: number[] = [];
@@ -543,7 +549,12 @@ describe('GET /api/auth/me', () => {
     const user = await signUp(server);
     const response = await server.get('/api/auth/me', { token: user.token });
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ id: user.user.id, username: user.username, email: user.email });
+    expect(response.body).toEqual({
+      id: user.user.id,
+      username: user.username,
+      email: user.email,
+      isOperator: false,
+    });
   });
 
   it('accepts the auth_token cookie instead of the header', async () => {
@@ -552,7 +563,12 @@ describe('GET /api/auth/me', () => {
       headers: { cookie: `theme=dark; auth_token=${encodeURIComponent(user.token)}; other=1` },
     });
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ id: user.user.id, username: user.username, email: user.email });
+    expect(response.body).toEqual({
+      id: user.user.id,
+      username: user.username,
+      email: user.email,
+      isOperator: false,
+    });
   });
 
   it('refuses a request without a token', async () => {

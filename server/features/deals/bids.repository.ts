@@ -2,8 +2,6 @@ import { and, desc, eq, ne } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { bids, users } from '../../db/schema';
 
-export type BidRow = typeof bids.$inferSelect;
-
 const bidView = { bid: bids, bidderUsername: users.username };
 
 export const bidsRepository = {

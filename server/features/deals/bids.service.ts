@@ -1,87 +1,87 @@
-import type { Bid, BidChange, NewBid } from '../../../contract/deals';
-import { formatCents } from '../../../contract/money';
-import type { UpdateType } from '../../../contract/realtime';
+import type { Bid, BidChange, Deal, NewBid } from '../../../contract/deals';
+import { centsToDollars, formatUsdCents } from '../../../contract/money';
+import type { BidSelectionChange, UpdateType } from '../../../contract/realtime';
 import type { Db, Tx } from '../../db/client';
+import type { DealRow } from '../../db/schema';
+import type { AfterCommit, Transact } from '../../db/transaction';
 import { conflict, forbidden, isUniqueViolation, notFound } from '../../lib/errors';
 import type { EventPublisher } from '../../realtime/publisher';
+import type { EscrowService } from '../escrow/escrow.service';
+import type { TimelineService } from '../timeline/timeline.service';
 import { presentBid } from './bids.presenter';
-import { type BidRow, bidsRepository } from './bids.repository';
-import { isDealer } from './deal-roles';
+import { bidsRepository } from './bids.repository';
+import type { DealAccess } from './deal-access';
+import { requireBiddingOpen, requireMayBid, requireMaySelectBid } from './deal-policy';
+import { type DealerSide, dealerNameOf, isDealer, otherDealerOf } from './deal-roles';
 import { assignDealmaker } from './dealmaker-assignment';
-import type { DealRow } from './deals.repository';
 import { dealsRepository } from './deals.repository';
-import type { DealsService } from './deals.service';
 
 const bidNotFound = () => notFound('Bid not found.');
-
-function requireOpenForBids(deal: DealRow) {
-  if (deal.isCompleted) throw conflict('This deal is already completed.');
-  if (deal.dealmakerId !== null) throw conflict('This deal already has its dealmaker; bids are closed.');
-}
+const alreadyBid = () => conflict('You have already bid on this deal. Update your bid instead.');
 
 /** Bids and the dealers' joint selection (DESIGN.md §5 Bids). */
 export class BidsService {
   constructor(
     private readonly db: Db,
-    private readonly deals: DealsService,
+    private readonly transact: Transact,
+    private readonly deals: DealAccess,
+    private readonly escrow: EscrowService,
+    private readonly timeline: TimelineService,
     private readonly events: EventPublisher,
   ) {}
 
   async create(bidderId: number, input: NewBid) {
     const { dealId, price } = input;
-    const result = await this.db
-      .transaction(async (tx) => {
-        const deal = await this.deals.lock(tx, dealId);
-        if (isDealer(deal, bidderId)) throw forbidden('Dealers of a deal cannot bid on it.');
-        requireOpenForBids(deal);
-        if (await bidsRepository.findByDealAndBidder(tx, dealId, bidderId)) {
-          throw conflict('You have already bid on this deal. Update your bid instead.');
-        }
-        const row = await bidsRepository.insert(tx, { dealId, bidderId, priceCents: price });
-        return { deal, bid: presentBid((await bidsRepository.view(tx, row.id))!) };
-      })
-      .catch((error) => {
-        if (isUniqueViolation(error, 'bids_deal_bidder_key')) {
-          throw conflict('You have already bid on this deal. Update your bid instead.');
-        }
-        throw error;
+    return this.transact(async (tx, afterCommit) => {
+      const deal = await this.deals.lock(tx, dealId);
+      requireMayBid(deal, bidderId);
+      if (await bidsRepository.findByDealAndBidder(tx, dealId, bidderId)) throw alreadyBid();
+      const row = await bidsRepository.insert(tx, { dealId, bidderId, priceCents: price });
+      const bid = presentBid((await bidsRepository.view(tx, row.id))!);
+      await this.timeline.record(tx, afterCommit, {
+        dealId,
+        actorId: bidderId,
+        notify: [
+          {
+            to: [deal.creatorId, deal.counterpartId],
+            kind: 'bid-created',
+            message: `${bid.dealmaker} bid ${formatUsdCents(price)} on your deal "${deal.title}".`,
+          },
+        ],
       });
-    this.publishBid(result.deal, bidderId, result.bid, 'created');
-    this.events.notify([result.deal.creatorId, result.deal.counterpartId], {
-      kind: 'bid-created',
-      dealId,
-      message: `${result.bid.dealmaker} bid $${formatCents(price)} on your deal "${result.deal.title}".`,
+      afterCommit(() => this.publishBid(deal, bidderId, bid, 'created'));
+      return bid;
+    }).catch((error) => {
+      if (isUniqueViolation(error, 'bids_deal_bidder_key')) throw alreadyBid();
+      throw error;
     });
-    return result.bid;
   }
 
-  async update(bidId: number, userId: number, input: BidChange) {
-    const { price } = input;
-    const result = await this.db.transaction(async (tx) => {
+  update(bidId: number, userId: number, input: BidChange) {
+    return this.transact(async (tx, afterCommit) => {
       const { deal, bid } = await this.lockOwnBid(tx, bidId, userId);
-      await bidsRepository.update(tx, bid.id, { priceCents: price });
+      await bidsRepository.update(tx, bid.id, { priceCents: input.price });
       // The dealers chose a price; a changed price needs choosing again.
       await this.clearSelectionsOf(tx, deal, bid.id);
-      return { deal, bid: presentBid((await bidsRepository.view(tx, bid.id))!) };
+      const updated = presentBid((await bidsRepository.view(tx, bid.id))!);
+      afterCommit(() => this.publishBid(deal, userId, updated, 'updated'));
+      return updated;
     });
-    this.publishBid(result.deal, userId, result.bid, 'updated');
-    return result.bid;
   }
 
-  async delete(bidId: number, userId: number) {
-    const deal = await this.db.transaction(async (tx) => {
+  delete(bidId: number, userId: number) {
+    return this.transact(async (tx, afterCommit) => {
       const { deal, bid } = await this.lockOwnBid(tx, bidId, userId);
       await this.clearSelectionsOf(tx, deal, bid.id);
       await bidsRepository.delete(tx, bid.id);
-      return deal;
+      afterCommit(() => this.publishBid(deal, userId, { id: bidId }, 'deleted'));
+      return { message: 'Bid deleted successfully!' };
     });
-    this.publishBid(deal, userId, { id: bidId }, 'deleted');
-    return { message: 'Bid deleted successfully!' };
   }
 
   /** Dealers see every bid of their deal; anyone else only their own. */
   async listOfDeal(dealId: number, viewerId: number) {
-    const deal = await this.deals.findRow(this.db, dealId);
+    const deal = await this.deals.find(dealId);
     const rows = await bidsRepository.listOfDeal(
       this.db,
       dealId,
@@ -94,57 +94,128 @@ export class BidsService {
    * A dealer toggles their own selection. When both dealers have selected the
    * same bid, the deal is finalized at once: dealmaker = bidder, budget = price.
    */
-  async select(dealId: number, bidId: number, userId: number) {
-    const outcome = await this.db.transaction(async (tx) => {
-      const deal = await this.deals.lock(tx, dealId);
-      const column =
-        deal.creatorId === userId
-          ? 'selectedBidByCreator'
-          : deal.counterpartId === userId
-            ? 'selectedBidByCounterpart'
-            : null;
-      if (!column) throw forbidden('Only the dealers of this deal can select a bid.');
-      requireOpenForBids(deal);
+  select(dealId: number, bidId: number, userId: number) {
+    return this.transact(async (tx, afterCommit) => {
+      const before = await this.deals.lock(tx, dealId);
+      const side = requireMaySelectBid(before, userId);
+      const column = side === 'creator' ? 'selectedBidByCreator' : 'selectedBidByCounterpart';
       const bid = await bidsRepository.findById(tx, bidId);
       if (!bid || bid.dealId !== dealId) throw bidNotFound();
-      const selection = deal[column] === bidId ? null : bidId;
-      const updated = await dealsRepository.update(tx, dealId, { [column]: selection });
+      const updated = await dealsRepository.update(tx, dealId, {
+        [column]: before[column] === bidId ? null : bidId,
+      });
       const finalized =
         updated.counterpartId !== null &&
         updated.selectedBidByCreator === bidId &&
         updated.selectedBidByCounterpart === bidId;
-      let removed = { removedBidderIds: [] as number[], removedRequestReceiverIds: [] as number[] };
-      if (finalized) {
-        removed = await assignDealmaker(tx, dealId, bid.bidderId, {
-          keepBidId: bid.id,
-          budgetCents: bid.priceCents,
-        });
-      }
-      return { deal: await this.deals.present(tx, dealId, userId), bid, finalized, removed, before: deal };
+      const removed = finalized
+        ? await assignDealmaker(tx, this.escrow, dealId, bid.bidderId, {
+            keepBidId: bid.id,
+            budgetCents: bid.priceCents,
+          })
+        : null;
+      const deal = await this.deals.present(dealId, userId, tx);
+      await this.recordSelection(tx, afterCommit, {
+        before,
+        side,
+        userId,
+        deal,
+        bidId: bid.id,
+        selected: updated[column] === bidId,
+        removed,
+      });
+      afterCommit(() => {
+        this.publishBid(
+          before,
+          bid.bidderId,
+          removed
+            ? {
+                id: bid.id,
+                dealFinalized: true,
+                finalDealmaker: deal.dealmaker!,
+                finalPrice: centsToDollars(bid.priceCents),
+              }
+            : { id: bid.id, dealFinalized: false },
+          'selected',
+        );
+        this.deals.announce(deal, removed ? 'finalized' : 'updated');
+      });
+      const message = removed
+        ? `Both dealers selected this bid: the deal is finalized with ${deal.dealmaker} as its dealmaker.`
+        : updated[column] === bidId
+          ? 'Bid selected.'
+          : 'Bid unselected.';
+      return { message, deal };
     });
-    const { deal, bid, finalized, removed, before } = outcome;
-    this.publishBid(before, bid.bidderId, { id: bid.id }, 'selected');
-    if (finalized) {
-      this.deals.announce(deal, 'finalized');
-      this.events.notify([bid.bidderId], {
+  }
+
+  /** The selection on the timeline; the other dealer told of it, and everyone concerned of a finalization. */
+  private async recordSelection(
+    tx: Tx,
+    afterCommit: AfterCommit,
+    change: {
+      before: DealRow;
+      side: DealerSide;
+      userId: number;
+      deal: Deal;
+      bidId: number;
+      selected: boolean;
+      removed: { removedBidderIds: number[]; removedRequestReceiverIds: number[] } | null;
+    },
+  ) {
+    const { before, side, userId, deal, removed } = change;
+    const view = (await bidsRepository.view(tx, change.bidId))!;
+    const dealer = dealerNameOf(deal, side);
+    const price = `${formatUsdCents(view.bid.priceCents)}`;
+    await this.timeline.record(tx, afterCommit, {
+      dealId: deal.id,
+      actorId: userId,
+      event: {
         kind: 'bid-selected',
-        dealId,
-        message: `Your bid on "${deal.title}" was selected: you are now its dealmaker.`,
-      });
-      this.events.notify([before.creatorId, before.counterpartId], {
-        kind: 'deal-finalized',
-        dealId,
-        message: `"${deal.title}" is finalized with ${deal.dealmaker} as dealmaker for $${formatCents(bid.priceCents)}.`,
-      });
-      this.events.notify([...removed.removedBidderIds, ...removed.removedRequestReceiverIds], {
-        kind: 'deal-closed',
-        dealId,
-        message: `"${deal.title}" found its dealmaker; your bid or request on it was closed.`,
-      });
-    } else {
-      this.deals.announce(deal, 'updated');
-    }
-    return deal;
+        message: change.selected
+          ? `${dealer} selected ${view.bidderUsername}'s bid of ${price}.`
+          : `${dealer} withdrew their selection of ${view.bidderUsername}'s bid.`,
+        details: { bidId: change.bidId, selected: change.selected },
+      },
+      notify: removed
+        ? []
+        : [
+            {
+              to: [otherDealerOf(before, side)],
+              kind: 'selection-changed',
+              message: change.selected
+                ? `${dealer} selected ${view.bidderUsername}'s bid of ${price} on "${deal.title}".`
+                : `${dealer} withdrew their selection on "${deal.title}".`,
+            },
+          ],
+    });
+    if (!removed) return;
+    await this.timeline.record(tx, afterCommit, {
+      dealId: deal.id,
+      actorId: userId,
+      event: {
+        kind: 'finalized',
+        message: `The deal is finalized: ${deal.dealmaker} is its dealmaker for ${price}.`,
+        details: { dealmaker: deal.dealmaker, price: centsToDollars(view.bid.priceCents) },
+      },
+      notify: [
+        {
+          to: [view.bid.bidderId],
+          kind: 'bid-selected',
+          message: `Your bid on "${deal.title}" was selected: you are now its dealmaker.`,
+        },
+        {
+          to: [before.creatorId, before.counterpartId],
+          kind: 'deal-finalized',
+          message: `"${deal.title}" is finalized with ${deal.dealmaker} as dealmaker for ${price}.`,
+        },
+        {
+          to: [...removed.removedBidderIds, ...removed.removedRequestReceiverIds],
+          kind: 'deal-closed',
+          message: `"${deal.title}" found its dealmaker; your bid or request on it was closed.`,
+        },
+      ],
+    });
   }
 
   private async lockOwnBid(tx: Tx, bidId: number, userId: number) {
@@ -155,11 +226,11 @@ export class BidsService {
     const bid = await bidsRepository.lock(tx, bidId);
     if (!bid) throw bidNotFound();
     if (bid.bidderId !== userId) throw forbidden('Only the bidder can change or delete this bid.');
-    requireOpenForBids(deal);
+    requireBiddingOpen(deal);
     return { deal, bid };
   }
 
-  private async clearSelectionsOf(tx: Tx, deal: DealRow, bidId: BidRow['id']) {
+  private async clearSelectionsOf(tx: Tx, deal: DealRow, bidId: number) {
     const changes: Partial<DealRow> = {};
     if (deal.selectedBidByCreator === bidId) changes.selectedBidByCreator = null;
     if (deal.selectedBidByCounterpart === bidId) changes.selectedBidByCounterpart = null;
@@ -167,17 +238,16 @@ export class BidsService {
   }
 
   /** Bids go to the dealers and the bidder only: nobody else may see them. */
-  private publishBid(deal: DealRow, bidderId: number, data: Bid | { id: number }, updateType: UpdateType) {
-    this.events.publish(
-      { users: [deal.creatorId, deal.counterpartId, bidderId].filter(isId) },
-      'bid-updated',
-      {
-        dealId: deal.id,
-        data,
-        updateType,
-      },
-    );
+  private publishBid(
+    deal: DealRow,
+    bidderId: number,
+    data: Bid | BidSelectionChange | { id: number },
+    updateType: UpdateType,
+  ) {
+    this.events.publish({ users: [deal.creatorId, deal.counterpartId, bidderId] }, 'bid-updated', {
+      dealId: deal.id,
+      data,
+      updateType,
+    });
   }
 }
-
-const isId = (id: number | null): id is number => id !== null;

@@ -27,12 +27,14 @@ const onlyBidder = forbidden('Only the bidder can change or delete this bid.');
 const onlyDealersSelect = forbidden('Only the dealers of this deal can select a bid.');
 
 const badPrices = [
-  [0, 'Amount must be between 0.01 and 1000000000.00'],
+  [0, 'Amount must be between $0.01 and $1,000,000,000.00'],
   [-5, 'Amount must be a positive number with at most 2 decimals'],
   [1.005, 'Amount must be a positive number with at most 2 decimals'],
-  [1_000_000_000.01, 'Amount must be between 0.01 and 1000000000.00'],
-  ['100', 'Amount must be a number'],
+  [1_000_000_000.01, 'Amount must be between $0.01 and $1,000,000,000.00'],
+  ['1e3', 'Amount must be a positive number with at most 2 decimals'],
+  ['17.005', 'Amount must be a positive number with at most 2 decimals'],
   [null, 'Amount must be a number'],
+  [true, 'Amount must be a number'],
 ] as const;
 
 let server: TestServer;
@@ -56,8 +58,13 @@ const deleteBid = (user: SignedUpUser, bidId: number) =>
   server.delete(`/api/bidding/${bidId}`, { token: user.token });
 const listBids = (user: SignedUpUser, dealId: number) =>
   server.get<Bid[]>(`/api/bidding/deal/${dealId}`, { token: user.token });
-const select = (user: SignedUpUser, dealId: number, bidId: number) =>
-  server.put<Deal>(`/api/bid-management/select-bid/${dealId}/${bidId}`, { token: user.token });
+/** Selects (or unselects) a bid; a success's body is the answer's `deal` (the answer is `{ message, deal }`). */
+const select = async (user: SignedUpUser, dealId: number, bidId: number) => {
+  const response = await server.put(`/api/bid-management/select-bid/${dealId}/${bidId}`, {
+    token: user.token,
+  });
+  return response.status === 200 ? { ...response, body: response.body.deal as Deal } : response;
+};
 const getDeal = async (id: number, user = creator) =>
   (await server.get<Deal>(`/api/deals/${id}`, { token: user.token })).body;
 const bidRows = (dealId: number) => server.db.select().from(bids).where(eq(bids.dealId, dealId));
@@ -301,6 +308,29 @@ describe('GET /api/bidding/deal/{dealId}', () => {
 });
 
 describe('PUT /api/bid-management/select-bid/{dealId}/{bidId}', () => {
+  it('answers what happened and the deal as it is now, under `deal`', async () => {
+    const deal = await dealWithDealers(server, creator, counterpart);
+    const bidId = await placeBid(server, bidder, deal.id, 150);
+    const url = `/api/bid-management/select-bid/${deal.id}/${bidId}`;
+    const selected = await server.put(url, { token: creator.token });
+    expect(selected.status).toBe(200);
+    expect(selected.body).toEqual({
+      message: 'Bid selected.',
+      deal: expect.objectContaining({ id: deal.id, selected_bid_by_creator: bidId, dealmaker: null }),
+    });
+    const unselected = await server.put(url, { token: creator.token });
+    expect(unselected.body).toEqual({
+      message: 'Bid unselected.',
+      deal: expect.objectContaining({ id: deal.id, selected_bid_by_creator: null }),
+    });
+    await server.put(url, { token: creator.token });
+    const finalized = await server.put(url, { token: counterpart.token });
+    expect(finalized.body).toEqual({
+      message: `Both dealers selected this bid: the deal is finalized with ${bidder.username} as its dealmaker.`,
+      deal: expect.objectContaining({ id: deal.id, dealmaker: bidder.username, budget: 150 }),
+    });
+  });
+
   it("records the creator's and the counterpart's own selections", async () => {
     const deal = await dealWithDealers(server, creator, counterpart);
     const first = await placeBid(server, bidder, deal.id, 100);

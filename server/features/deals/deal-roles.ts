@@ -1,6 +1,9 @@
-import type { DealRow } from './deals.repository';
+import type { Deal, DealRole } from '../../../contract/deals';
+import type { DealRow } from '../../db/schema';
 
-export type DealRole = 'creator' | 'counterpart' | 'dealmaker';
+export type { DealRole };
+/** The half of the escrow a dealer pays: the creator's or the counterpart's. */
+export type DealerSide = 'creator' | 'counterpart';
 
 /** The user's role on a deal (DESIGN.md §5: roles are per deal), or null for an outsider. */
 export function roleOf(deal: DealRow, userId: number): DealRole | null {
@@ -10,10 +13,24 @@ export function roleOf(deal: DealRow, userId: number): DealRole | null {
   return null;
 }
 
-export const isDealer = (deal: DealRow, userId: number) =>
-  deal.creatorId === userId || deal.counterpartId === userId;
+/** Which of the two dealers the user is, or null when they are neither. */
+export function dealerSideOf(deal: DealRow, userId: number): DealerSide | null {
+  if (deal.creatorId === userId) return 'creator';
+  if (deal.counterpartId === userId) return 'counterpart';
+  return null;
+}
+
+export const isDealer = (deal: DealRow, userId: number) => dealerSideOf(deal, userId) !== null;
 
 export const isParticipant = (deal: DealRow, userId: number) => roleOf(deal, userId) !== null;
 
 export const participantIds = (deal: DealRow) =>
   [deal.creatorId, deal.counterpartId, deal.dealmakerId].filter((id): id is number => id !== null);
+
+/** The other dealer of the deal (null while nobody has joined). */
+export const otherDealerOf = (deal: DealRow, side: DealerSide) =>
+  side === 'creator' ? deal.counterpartId : deal.creatorId;
+
+/** The username of a dealer of the deal's view. */
+export const dealerNameOf = (deal: Deal, side: DealerSide) =>
+  side === 'creator' ? deal.dealer_creator : (deal.dealer_joined ?? '');

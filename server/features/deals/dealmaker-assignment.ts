@@ -1,28 +1,32 @@
 import type { Tx } from '../../db/client';
+import type { EscrowService } from '../escrow/escrow.service';
 import { bidsRepository } from './bids.repository';
 import { dealmakerRequestsRepository } from './dealmaker-requests.repository';
 import { dealsRepository } from './deals.repository';
 
 /**
  * Gives a locked deal its dealmaker (DESIGN.md §5): by a jointly selected bid
- * (keepBidId, budget = its price) or by an accepted request (budget unchanged).
- * Every other bid and every pending request of the deal is removed.
- * Returns the users whose bid or request was removed.
+ * (keepBidId, the budget becomes its price) or by an accepted request (budget
+ * unchanged). Every other bid and every pending request of the deal is
+ * removed, and the deal's escrow is opened for the final budget, all in the
+ * caller's transaction. Returns the users whose bid or request was removed.
  */
 export async function assignDealmaker(
   tx: Tx,
+  escrow: EscrowService,
   dealId: number,
   dealmakerId: number,
-  options: { keepBidId: number | null; budgetCents?: number },
+  options: { keepBidId: number | null; budgetCents: number },
 ) {
   await dealsRepository.update(tx, dealId, {
     dealmakerId,
-    ...(options.budgetCents !== undefined ? { budgetCents: options.budgetCents } : {}),
+    budgetCents: options.budgetCents,
     // Finalizing keeps both selections on the kept bid; otherwise they would point at removed bids.
     ...(options.keepBidId === null ? { selectedBidByCreator: null, selectedBidByCounterpart: null } : {}),
   });
   const removedBidders = await bidsRepository.deleteOthers(tx, dealId, options.keepBidId);
   const removedRequests = await dealmakerRequestsRepository.deletePendingOfDeal(tx, dealId);
+  await escrow.open(tx, dealId, options.budgetCents);
   return {
     removedBidderIds: removedBidders,
     removedRequestReceiverIds: removedRequests.map((r) => r.receiverId).filter((id) => id !== dealmakerId),

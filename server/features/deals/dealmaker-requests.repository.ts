@@ -3,8 +3,6 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client';
 import { dealmakerRequests, deals, users } from '../../db/schema';
 
-export type DealmakerRequestRow = typeof dealmakerRequests.$inferSelect;
-
 const sender = alias(users, 'sender');
 const receiver = alias(users, 'receiver');
 const creator = alias(users, 'deal_creator');

@@ -1,33 +1,26 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  dealIdParamSchema,
+  acceptRequestResponseSchema,
   dealmakerRequestSchema,
-  dealSchema,
-  idParamSchema,
   incomingRequestSchema,
+  rejectRequestResponseSchema,
   sendRequestSchema,
 } from '../../../contract/deals';
-import { dealCallErrors } from '../../lib/route-responses';
-import { bearerSecurity, currentUser, signedIn } from '../auth/auth.guard';
-
-const errors = dealCallErrors;
-const tags = ['dealmaker requests'];
-const security = bearerSecurity;
-const guarded = signedIn;
+import { dealIdParamSchema, idParamSchema, messageResponseSchema } from '../../../contract/fields';
+import { publicInfoQuerySchema, userListSchema } from '../../../contract/users';
+import { currentUser, routeDefaults } from '../../lib/route-guard';
 
 export const dealmakerRequestsRoutes: FastifyPluginAsyncZod = async (app) => {
+  routeDefaults(app, { tags: ['dealmaker requests'], signedIn: true });
   const requests = app.services.dealmakerRequests;
 
   app.post(
     '/api/request-dealmaker/send-request',
     {
-      ...guarded,
       schema: {
-        tags,
-        security,
         body: sendRequestSchema,
-        response: { 201: dealmakerRequestSchema, ...errors },
+        response: { 201: dealmakerRequestSchema },
       },
     },
     async (request, reply) =>
@@ -38,12 +31,9 @@ export const dealmakerRequestsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/request-dealmaker/my-requests',
     {
-      ...guarded,
       schema: {
-        tags,
-        security,
         description: 'Requests waiting for the caller’s answer, each with its deal.',
-        response: { 200: z.array(incomingRequestSchema), ...errors },
+        response: { 200: z.array(incomingRequestSchema) },
       },
     },
     async (request) => requests.incoming(currentUser(request).id),
@@ -52,12 +42,9 @@ export const dealmakerRequestsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/request-dealmaker/:dealId',
     {
-      ...guarded,
       schema: {
-        tags,
-        security,
         params: dealIdParamSchema,
-        response: { 200: z.array(dealmakerRequestSchema), ...errors },
+        response: { 200: z.array(dealmakerRequestSchema) },
       },
     },
     async (request) => requests.listOfDeal(request.params.dealId, currentUser(request).id),
@@ -66,12 +53,9 @@ export const dealmakerRequestsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/request-dealmaker/accept/:id',
     {
-      ...guarded,
       schema: {
-        tags,
-        security,
         params: idParamSchema,
-        response: { 200: z.object({ message: z.string(), deal: dealSchema }), ...errors },
+        response: { 200: acceptRequestResponseSchema },
       },
     },
     async (request) => requests.accept(request.params.id, currentUser(request).id),
@@ -80,12 +64,9 @@ export const dealmakerRequestsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/request-dealmaker/reject/:id',
     {
-      ...guarded,
       schema: {
-        tags,
-        security,
         params: idParamSchema,
-        response: { 200: z.object({ message: z.string(), request: dealmakerRequestSchema }), ...errors },
+        response: { 200: rejectRequestResponseSchema },
       },
     },
     async (request) => requests.reject(request.params.id, currentUser(request).id),
@@ -94,14 +75,26 @@ export const dealmakerRequestsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/api/request-dealmaker/cancel/:id',
     {
-      ...guarded,
       schema: {
-        tags,
-        security,
         params: idParamSchema,
-        response: { 200: z.object({ message: z.string() }), ...errors },
+        response: { 200: messageResponseSchema },
       },
     },
     async (request) => requests.cancel(request.params.id, currentUser(request).id),
+  );
+
+  app.get(
+    '/api/auth/public-info',
+    {
+      schema: {
+        tags: ['users'],
+        description:
+          'Users to request as dealmaker: never the caller, nor (with dealId) the deal’s dealers or dealmaker.',
+        querystring: publicInfoQuerySchema,
+        response: { 200: userListSchema },
+      },
+    },
+    async (request) =>
+      requests.candidates(currentUser(request).id, request.query.keyword, request.query.dealId),
   );
 };

@@ -1,13 +1,17 @@
-import type { NewDealmakerRequest } from '../../../contract/deals';
+import type { DealmakerRequest, NewDealmakerRequest } from '../../../contract/deals';
 import type { Db, Tx } from '../../db/client';
+import type { DealmakerRequestRow } from '../../db/schema';
+import type { Transact } from '../../db/transaction';
 import { conflict, forbidden, isUniqueViolation, notFound } from '../../lib/errors';
 import type { EventPublisher } from '../../realtime/publisher';
+import type { EscrowService } from '../escrow/escrow.service';
+import type { TimelineService } from '../timeline/timeline.service';
 import type { UsersService } from '../users/users.service';
-import { isDealer } from './deal-roles';
+import type { DealAccess } from './deal-access';
+import { requireDealmakerWanted, requireMayRequestDealmaker, requireMaySeeRequests } from './deal-policy';
 import { assignDealmaker } from './dealmaker-assignment';
 import { presentIncomingRequest, presentRequest } from './dealmaker-requests.presenter';
-import { type DealmakerRequestRow, dealmakerRequestsRepository } from './dealmaker-requests.repository';
-import type { DealsService } from './deals.service';
+import { dealmakerRequestsRepository } from './dealmaker-requests.repository';
 
 const requestNotFound = () => notFound('Request not found.');
 const alreadySent = () => conflict('A request has already been sent to this user for this deal.');
@@ -16,52 +20,58 @@ const alreadySent = () => conflict('A request has already been sent to this user
 export class DealmakerRequestsService {
   constructor(
     private readonly db: Db,
-    private readonly deals: DealsService,
+    private readonly transact: Transact,
+    private readonly deals: DealAccess,
+    private readonly escrow: EscrowService,
     private readonly users: UsersService,
+    private readonly timeline: TimelineService,
     private readonly events: EventPublisher,
   ) {}
 
   async send(senderId: number, input: NewDealmakerRequest) {
     const { dealId, receiverUsername, message } = input;
     const receiver = await this.users.findVerifiedByUsername(receiverUsername);
-    const request = await this.db
-      .transaction(async (tx) => {
-        const deal = await this.deals.lock(tx, dealId);
-        if (!isDealer(deal, senderId))
-          throw forbidden('Only the dealers of this deal can request a dealmaker.');
-        if (deal.isCompleted) throw conflict('This deal is already completed.');
-        if (deal.dealmakerId !== null) throw conflict('This deal already has a dealmaker.');
-        if (isDealer(deal, receiver.id)) throw conflict('A dealer of this deal cannot be its dealmaker.');
-        if (await dealmakerRequestsRepository.findByDealAndReceiver(tx, dealId, receiver.id))
-          throw alreadySent();
-        const row = await dealmakerRequestsRepository.insert(tx, {
-          dealId,
-          senderId,
-          receiverId: receiver.id,
-          message,
-        });
-        return { row, deal, view: (await dealmakerRequestsRepository.view(tx, row.id))! };
-      })
-      .catch((error) => {
-        if (isUniqueViolation(error, 'dealmaker_requests_deal_receiver_key')) throw alreadySent();
-        throw error;
+    return this.transact(async (tx, afterCommit) => {
+      const deal = await this.deals.lock(tx, dealId);
+      requireMayRequestDealmaker(deal, senderId, receiver.id);
+      if (await dealmakerRequestsRepository.findByDealAndReceiver(tx, dealId, receiver.id))
+        throw alreadySent();
+      const row = await dealmakerRequestsRepository.insert(tx, {
+        dealId,
+        senderId,
+        receiverId: receiver.id,
+        message,
       });
-    this.publish(request.row, presentRequest(request.view), 'created', [
-      request.deal.creatorId,
-      request.deal.counterpartId,
-    ]);
-    this.events.notify([receiver.id], {
-      kind: 'request-received',
-      dealId,
-      message: `${request.view.senderUsername} asks you to be the dealmaker of "${request.view.deal.title}".`,
+      const view = (await dealmakerRequestsRepository.view(tx, row.id))!;
+      const request = presentRequest(view);
+      await this.timeline.record(tx, afterCommit, {
+        dealId,
+        actorId: senderId,
+        notify: [
+          {
+            to: [receiver.id],
+            kind: 'request-received',
+            message: `${view.senderUsername} asks you to be the dealmaker of "${view.deal.title}".`,
+          },
+        ],
+      });
+      afterCommit(() => this.publish(row, request, 'created', [deal.creatorId, deal.counterpartId]));
+      return request;
+    }).catch((error) => {
+      if (isUniqueViolation(error, 'dealmaker_requests_deal_receiver_key')) throw alreadySent();
+      throw error;
     });
-    return presentRequest(request.view);
+  }
+
+  /** Users a dealer may request as dealmaker: never the caller, nor the deal's dealers or dealmaker. */
+  async candidates(callerId: number, keyword: string, dealId: number | undefined) {
+    const excludeIds = [callerId, ...(dealId ? await this.deals.participantIds(dealId) : [])];
+    return this.users.list({ keyword, excludeIds });
   }
 
   /** The requests of a deal, for its dealers. */
   async listOfDeal(dealId: number, viewerId: number) {
-    const deal = await this.deals.findRow(this.db, dealId);
-    if (!isDealer(deal, viewerId)) throw forbidden('Only the dealers of this deal can see its requests.');
+    requireMaySeeRequests(await this.deals.find(dealId), viewerId);
     return (await dealmakerRequestsRepository.listOfDeal(this.db, dealId)).map(presentRequest);
   }
 
@@ -72,75 +82,100 @@ export class DealmakerRequestsService {
     );
   }
 
-  async accept(requestId: number, userId: number) {
-    const outcome = await this.db.transaction(async (tx) => {
+  accept(requestId: number, userId: number) {
+    return this.transact(async (tx, afterCommit) => {
       const request = await dealmakerRequestsRepository.findById(tx, requestId);
       if (!request) throw requestNotFound();
       // Deal before request, the lock order everywhere (finalizing a bid locks the deal, then removes requests).
-      const deal = await this.deals.lock(tx, request.dealId);
+      const before = await this.deals.lock(tx, request.dealId);
       const current = await dealmakerRequestsRepository.lock(tx, requestId);
       if (!current) throw requestNotFound();
       if (current.receiverId !== userId)
         throw forbidden('Only the user this request was sent to can accept it.');
       if (current.rejected) throw conflict('This request was rejected and can no longer be accepted.');
-      if (deal.isCompleted) throw conflict('This deal is already completed.');
-      if (deal.dealmakerId !== null) throw conflict('This deal already has a dealmaker.');
-      if (isDealer(deal, userId)) throw conflict('A dealer of this deal cannot be its dealmaker.');
-      const removed = await assignDealmaker(tx, deal.id, userId, { keepBidId: null });
-      return { deal: await this.deals.present(tx, deal.id, userId), before: deal, removed };
-    });
-    const { deal, before, removed } = outcome;
-    this.deals.announce(deal, 'dealmaker-assigned');
-    this.events.publish(
-      { users: [before.creatorId, before.counterpartId, userId].filter(isId) },
-      'dealmaker-request-updated',
-      {
+      requireDealmakerWanted(before, userId);
+      const removed = await assignDealmaker(tx, this.escrow, before.id, userId, {
+        keepBidId: null,
+        budgetCents: before.budgetCents,
+      });
+      const deal = await this.deals.present(before.id, userId, tx);
+      await this.timeline.record(tx, afterCommit, {
         dealId: deal.id,
-        data: { id: requestId },
-        updateType: 'accepted',
-      },
-    );
-    this.events.notify([before.creatorId, before.counterpartId], {
-      kind: 'request-accepted',
-      dealId: deal.id,
-      message: `${deal.dealmaker} accepted your request and is now the dealmaker of "${deal.title}".`,
+        actorId: userId,
+        event: {
+          kind: 'request-accepted',
+          message: `${deal.dealmaker} accepted the request and is the dealmaker.`,
+        },
+        notify: [
+          {
+            to: [before.creatorId, before.counterpartId],
+            kind: 'request-accepted',
+            message: `${deal.dealmaker} accepted your request and is now the dealmaker of "${deal.title}".`,
+          },
+          {
+            to: [...removed.removedBidderIds, ...removed.removedRequestReceiverIds],
+            kind: 'deal-closed',
+            message: `"${deal.title}" found its dealmaker; your bid or request on it was closed.`,
+          },
+        ],
+      });
+      afterCommit(() => {
+        this.deals.announce(deal, 'dealmaker-assigned');
+        this.events.publish(
+          { users: [before.creatorId, before.counterpartId, userId] },
+          'dealmaker-request-updated',
+          { dealId: deal.id, data: { id: requestId }, updateType: 'accepted' },
+        );
+      });
+      return { message: 'Request accepted. You are now the dealmaker of this deal.', deal };
     });
-    this.events.notify([...removed.removedBidderIds, ...removed.removedRequestReceiverIds], {
-      kind: 'deal-closed',
-      dealId: deal.id,
-      message: `"${deal.title}" found its dealmaker; your bid or request on it was closed.`,
-    });
-    return { message: 'Request accepted. You are now the dealmaker of this deal.', deal };
   }
 
-  async reject(requestId: number, userId: number) {
-    const { row, view } = await this.db.transaction(async (tx) => {
+  reject(requestId: number, userId: number) {
+    return this.transact(async (tx, afterCommit) => {
       const row = await this.lockRequest(tx, requestId);
       if (row.receiverId !== userId) throw forbidden('Only the user this request was sent to can reject it.');
       if (row.rejected) throw conflict('This request was already rejected.');
       await dealmakerRequestsRepository.markRejected(tx, requestId);
-      return { row, view: (await dealmakerRequestsRepository.view(tx, requestId))! };
+      const view = (await dealmakerRequestsRepository.view(tx, requestId))!;
+      const request = presentRequest(view);
+      await this.timeline.record(tx, afterCommit, {
+        dealId: row.dealId,
+        actorId: userId,
+        notify: [
+          {
+            to: [row.senderId],
+            kind: 'request-rejected',
+            message: `${request.receiverUsername} rejected your dealmaker request for "${view.deal.title}".`,
+          },
+        ],
+      });
+      afterCommit(() => this.publish(row, request, 'rejected', [row.senderId]));
+      return { message: 'Request rejected.', request };
     });
-    const request = presentRequest(view);
-    this.publish(row, request, 'rejected', [row.senderId]);
-    this.events.notify([row.senderId], {
-      kind: 'request-rejected',
-      dealId: row.dealId,
-      message: `${request.receiverUsername} rejected your dealmaker request for "${view.deal.title}".`,
-    });
-    return { message: 'Request rejected.', request };
   }
 
-  async cancel(requestId: number, userId: number) {
-    const row = await this.db.transaction(async (tx) => {
+  cancel(requestId: number, userId: number) {
+    return this.transact(async (tx, afterCommit) => {
       const row = await this.lockRequest(tx, requestId);
       if (row.senderId !== userId) throw forbidden('Only the sender can cancel this request.');
       if (row.rejected) throw conflict('This request was rejected and cannot be canceled.');
+      const view = (await dealmakerRequestsRepository.view(tx, requestId))!;
+      await this.timeline.record(tx, afterCommit, {
+        dealId: row.dealId,
+        actorId: userId,
+        notify: [
+          {
+            to: [row.receiverId],
+            kind: 'request-canceled',
+            message: `${view.senderUsername} canceled their dealmaker request for "${view.deal.title}".`,
+          },
+        ],
+      });
       await dealmakerRequestsRepository.delete(tx, requestId);
-      return row;
+      afterCommit(() => this.publish(row, { id: requestId }, 'canceled', [row.senderId]));
+      return { message: 'Request canceled successfully!' };
     });
-    this.publish(row, { id: requestId }, 'canceled', [row.senderId]);
-    return { message: 'Request canceled successfully!' };
   }
 
   private async lockRequest(tx: Tx, id: number) {
@@ -152,12 +187,12 @@ export class DealmakerRequestsService {
   /** Request changes go to the sender, the receiver and the deal's dealers. */
   private publish(
     row: DealmakerRequestRow,
-    data: ReturnType<typeof presentRequest> | { id: number },
+    data: DealmakerRequest | { id: number },
     updateType: 'created' | 'rejected' | 'canceled',
     alsoUsers: Array<number | null>,
   ) {
     this.events.publish(
-      { users: [...new Set([row.senderId, row.receiverId, ...alsoUsers.filter(isId)])] },
+      { users: [row.senderId, row.receiverId, ...alsoUsers] },
       'dealmaker-request-updated',
       {
         dealId: row.dealId,
@@ -167,5 +202,3 @@ export class DealmakerRequestsService {
     );
   }
 }
-
-const isId = (id: number | null): id is number => id !== null;

@@ -1,20 +1,22 @@
-import { and, desc, eq, ilike, lt, or, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, ilike, lt, or, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client';
-import { bids, deals, escrows, users } from '../../db/schema';
-import { containsPattern } from '../users/users.repository';
-
-export type DealRow = typeof deals.$inferSelect;
+import { prepared } from '../../db/prepared';
+import { bids, type DealRow, deals, escrows, users } from '../../db/schema';
+import { containsPattern } from '../../db/search';
 
 const creator = alias(users, 'creator');
 const counterpart = alias(users, 'counterpart');
 const dealmaker = alias(users, 'dealmaker');
 
+/** The deal's own columns; the search text (title and description again) stays in the database. */
+const { searchText: _searchText, ...dealColumns } = getTableColumns(deals);
+
 /** Everything a deal's wire shape needs, in one query: the three usernames, escrow state and the viewer's bid. */
-function selectDealViews(db: DbOrTx, viewerId: number) {
+function selectDealViews(db: DbOrTx, viewerId: number | SQL.Aliased | ReturnType<typeof sql.placeholder>) {
   return db
     .select({
-      deal: deals,
+      deal: dealColumns,
       creatorUsername: creator.username,
       counterpartUsername: counterpart.username,
       dealmakerUsername: dealmaker.username,
@@ -27,40 +29,125 @@ function selectDealViews(db: DbOrTx, viewerId: number) {
     .leftJoin(counterpart, eq(counterpart.id, deals.counterpartId))
     .leftJoin(dealmaker, eq(dealmaker.id, deals.dealmakerId))
     .leftJoin(escrows, eq(escrows.dealId, deals.id))
-    .leftJoin(bids, and(eq(bids.dealId, deals.id), eq(bids.bidderId, viewerId)));
+    .leftJoin(bids, and(eq(bids.dealId, deals.id), eq(bids.bidderId, viewerId as number)));
 }
 
 export type DealView = Awaited<ReturnType<ReturnType<typeof selectDealViews>['execute']>>[number];
 
+const byId = eq(deals.id, sql.placeholder('id'));
+const dealById = prepared((db) => db.select(dealColumns).from(deals).where(byId).prepare('deal_by_id'));
+const lockDealById = prepared((db) =>
+  db.select(dealColumns).from(deals).where(byId).for('update').prepare('deal_lock'),
+);
+const shareLockDealById = prepared((db) =>
+  db.select(dealColumns).from(deals).where(byId).for('share').prepare('deal_lock_shared'),
+);
+const dealViewById = prepared((db) =>
+  selectDealViews(db, sql.placeholder('viewerId')).where(byId).prepare('deal_view'),
+);
+/** Views of the given deals (a page of a list), newest first. */
+const dealViewsByIds = prepared((db) =>
+  selectDealViews(db, sql.placeholder('viewerId'))
+    .where(sql`${deals.id} = any(${sql.placeholder('ids')}::int[])`)
+    .orderBy(desc(deals.id))
+    .prepare('deal_views_by_ids'),
+);
+
+/**
+ * Ids of a page of the deals list, newest first: all deals, or those whose
+ * title or description contains a keyword (the lowercase search column; the
+ * planner walks the newest deals for a common keyword and takes the trigram
+ * index for a rare one: docs/decisions/0013-keyword-search.md).
+ */
+const pageIds = {
+  all: prepared((db) =>
+    db
+      .select({ id: deals.id })
+      .from(deals)
+      .orderBy(desc(deals.id))
+      .limit(sql.placeholder('limit'))
+      .prepare('deal_ids'),
+  ),
+  allBefore: prepared((db) =>
+    db
+      .select({ id: deals.id })
+      .from(deals)
+      .where(lt(deals.id, sql.placeholder('before')))
+      .orderBy(desc(deals.id))
+      .limit(sql.placeholder('limit'))
+      .prepare('deal_ids_before'),
+  ),
+  matching: prepared((db) =>
+    db
+      .select({ id: deals.id })
+      .from(deals)
+      .where(sql`${deals.searchText} like lower(${sql.placeholder('pattern')})`)
+      .orderBy(desc(deals.id))
+      .limit(sql.placeholder('limit'))
+      .prepare('deal_ids_matching'),
+  ),
+  matchingBefore: prepared((db) =>
+    db
+      .select({ id: deals.id })
+      .from(deals)
+      .where(
+        and(
+          sql`${deals.searchText} like lower(${sql.placeholder('pattern')})`,
+          lt(deals.id, sql.placeholder('before')),
+        ),
+      )
+      .orderBy(desc(deals.id))
+      .limit(sql.placeholder('limit'))
+      .prepare('deal_ids_matching_before'),
+  ),
+};
+
+/** The viewer's bids among these deals (their own bid shows on each deal card). */
+const viewerBidsOn = prepared((db) =>
+  db
+    .select({ dealId: bids.dealId, id: bids.id, priceCents: bids.priceCents })
+    .from(bids)
+    .where(
+      and(
+        eq(bids.bidderId, sql.placeholder('viewerId')),
+        sql`${bids.dealId} = any(${sql.placeholder('ids')}::int[])`,
+      ),
+    )
+    .prepare('viewer_bids_on_deals'),
+);
+
+/** The separator between title and description in the search column (see the schema). */
+const searchSeparator = '\u001f';
+
 export const dealsRepository = {
-  async insert(db: DbOrTx, values: typeof deals.$inferInsert) {
-    const [row] = await db.insert(deals).values(values).returning();
+  async insert(db: DbOrTx, values: typeof deals.$inferInsert): Promise<DealRow> {
+    const [row] = await db.insert(deals).values(values).returning(dealColumns);
     return row!;
   },
 
   /** Locks the deal row: every change to a deal's people, selection or state goes through this lock. */
-  async lock(db: DbOrTx, id: number) {
-    const [row] = await db.select().from(deals).where(eq(deals.id, id)).for('update');
+  async lock(db: DbOrTx, id: number): Promise<DealRow | undefined> {
+    const [row] = await lockDealById(db).execute({ id });
     return row;
   },
 
   /** A shared lock: many readers at once, but the deal cannot be changed or deleted meanwhile. */
-  async lockShared(db: DbOrTx, id: number) {
-    const [row] = await db.select().from(deals).where(eq(deals.id, id)).for('share');
+  async lockShared(db: DbOrTx, id: number): Promise<DealRow | undefined> {
+    const [row] = await shareLockDealById(db).execute({ id });
     return row;
   },
 
-  async findById(db: DbOrTx, id: number) {
-    const [row] = await db.select().from(deals).where(eq(deals.id, id));
+  async findById(db: DbOrTx, id: number): Promise<DealRow | undefined> {
+    const [row] = await dealById(db).execute({ id });
     return row;
   },
 
-  async update(db: DbOrTx, id: number, values: Partial<typeof deals.$inferInsert>) {
+  async update(db: DbOrTx, id: number, values: Partial<typeof deals.$inferInsert>): Promise<DealRow> {
     const [row] = await db
       .update(deals)
       .set({ ...values, updatedAt: new Date() })
       .where(eq(deals.id, id))
-      .returning();
+      .returning(dealColumns);
     return row!;
   },
 
@@ -69,22 +156,52 @@ export const dealsRepository = {
   },
 
   async view(db: DbOrTx, id: number, viewerId: number) {
-    const [row] = await selectDealViews(db, viewerId).where(eq(deals.id, id));
+    const [row] = await dealViewById(db).execute({ id, viewerId });
     return row;
   },
 
-  /** Newest first, optionally matching a keyword in title or description (served by trigram indexes). */
-  list(db: DbOrTx, viewerId: number, options: { keyword?: string; beforeId?: number; limit: number }) {
-    const conditions: SQL[] = [];
-    if (options.keyword) {
-      const pattern = containsPattern(options.keyword);
-      conditions.push(or(ilike(deals.title, pattern), ilike(deals.description, pattern))!);
+  /** The views of these deals as the viewer sees them, newest first. */
+  viewsByIds(db: DbOrTx, ids: number[], viewerId: number) {
+    return ids.length === 0 ? Promise.resolve([]) : dealViewsByIds(db).execute({ ids, viewerId });
+  },
+
+  /** The viewer's bids on any of these deals. */
+  viewerBidsOn(db: DbOrTx, viewerId: number, ids: number[]) {
+    return ids.length === 0 ? Promise.resolve([]) : viewerBidsOn(db).execute({ viewerId, ids });
+  },
+
+  /** Ids of one page of the deals list, newest first, optionally matching a keyword in title or description. */
+  async pageIds(
+    db: DbOrTx,
+    options: { keyword?: string; beforeId?: number; limit: number },
+  ): Promise<number[]> {
+    const { keyword, beforeId: before, limit } = options;
+    let rows: Array<{ id: number }>;
+    if (!keyword) {
+      rows = before
+        ? await pageIds.allBefore(db).execute({ before, limit })
+        : await pageIds.all(db).execute({ limit });
+    } else if (keyword.includes(searchSeparator)) {
+      // The one keyword the search column could match across title and description: ask the columns.
+      const pattern = containsPattern(keyword);
+      rows = await db
+        .select({ id: deals.id })
+        .from(deals)
+        .where(
+          and(
+            or(ilike(deals.title, pattern), ilike(deals.description, pattern)),
+            before ? lt(deals.id, before) : undefined,
+          ),
+        )
+        .orderBy(desc(deals.id))
+        .limit(limit);
+    } else {
+      const pattern = containsPattern(keyword);
+      rows = before
+        ? await pageIds.matchingBefore(db).execute({ pattern, before, limit })
+        : await pageIds.matching(db).execute({ pattern, limit });
     }
-    if (options.beforeId) conditions.push(lt(deals.id, options.beforeId));
-    return selectDealViews(db, viewerId)
-      .where(and(...conditions))
-      .orderBy(desc(deals.id))
-      .limit(options.limit);
+    return rows.map((row) => row.id);
   },
 
   /** Deals the user is a dealer of (creator or counterpart), newest first. */

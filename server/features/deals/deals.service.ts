@@ -1,49 +1,90 @@
 import type { ActivityEntry, Deal, NewDeal } from '../../../contract/deals';
 import { limits } from '../../../contract/limits';
-import type { Db, DbOrTx, Tx } from '../../db/client';
-import { conflict, forbidden, notFound } from '../../lib/errors';
+import { centsToDollars } from '../../../contract/money';
+import type { Db } from '../../db/client';
+import type { Transact } from '../../db/transaction';
 import type { EventPublisher } from '../../realtime/publisher';
-import type { EscrowService } from '../wallet/escrow.service';
+import type { EscrowService } from '../escrow/escrow.service';
+import type { TimelineService } from '../timeline/timeline.service';
+import type { UsersService } from '../users/users.service';
 import { bidsRepository } from './bids.repository';
-import { isParticipant, participantIds, roleOf } from './deal-roles';
-import { presentDeal, publicDeal } from './deals.presenter';
-import { type DealRow, dealsRepository } from './deals.repository';
-
-const dealNotFound = () => notFound('Deal not found.');
+import type { DealAccess } from './deal-access';
+import { DealPageCache } from './deal-page-cache';
+import { requireDeletable, requireJoinable, requireLeavable } from './deal-policy';
+import { participantIds, roleOf } from './deal-roles';
+import { presentDeal } from './deals.presenter';
+import { dealsRepository } from './deals.repository';
 
 /** Deals: posting, browsing, joining, leaving and deleting (DESIGN.md §5 Deals). */
 export class DealsService {
+  private readonly pages = new DealPageCache();
+
   constructor(
     private readonly db: Db,
+    private readonly transact: Transact,
+    private readonly deals: DealAccess,
     private readonly escrow: EscrowService,
+    private readonly users: UsersService,
+    private readonly timeline: TimelineService,
     private readonly events: EventPublisher,
-  ) {}
-
-  async create(creatorId: number, input: NewDeal) {
-    const { title, description, budget, timeline } = input;
-    const row = await dealsRepository.insert(this.db, {
-      title,
-      description,
-      budgetCents: budget,
-      timeline,
-      creatorId,
-    });
-    const deal = await this.present(this.db, row.id, creatorId);
-    this.events.publish({ everyone: true }, 'deal-updated', {
-      dealId: deal.id,
-      data: publicDeal(deal),
-      updateType: 'created',
-    });
-    return deal;
+  ) {
+    events.onSignal('deals-changed', () => this.pages.clear());
   }
 
-  async list(viewerId: number, options: { keyword?: string; limit?: number; before?: number }) {
-    const rows = await dealsRepository.list(this.db, viewerId, {
-      keyword: options.keyword,
-      beforeId: options.before,
-      limit: Math.min(options.limit ?? limits.page.defaultLimit, limits.page.maxLimit),
+  async create(creatorId: number, input: NewDeal) {
+    const { title, description, budget, timeline: dealTimeline } = input;
+    return this.transact(async (tx, afterCommit) => {
+      const row = await dealsRepository.insert(tx, {
+        title,
+        description,
+        budgetCents: budget,
+        timeline: dealTimeline,
+        creatorId,
+      });
+      const deal = await this.deals.present(row.id, creatorId, tx);
+      await this.timeline.record(tx, afterCommit, {
+        dealId: deal.id,
+        actorId: creatorId,
+        event: { kind: 'created', message: `${deal.dealer_creator} posted the deal.` },
+      });
+      afterCommit(() => this.deals.announce(deal, 'created'));
+      return deal;
     });
-    return rows.map(presentDeal);
+  }
+
+  /**
+   * A page of the deals list (optionally a keyword search), newest first. The
+   * public page comes from the page cache when nothing changed since it was
+   * read; the viewer's own bids are added to it.
+   */
+  async list(
+    viewerId: number,
+    options: { keyword?: string; limit?: number; before?: number },
+  ): Promise<Deal[]> {
+    const query = {
+      keyword: options.keyword || undefined,
+      before: options.before,
+      limit: Math.min(options.limit ?? limits.page.defaultLimit, limits.page.maxLimit),
+    };
+    const key = DealPageCache.keyOf(query);
+    let page = this.pages.get(key);
+    if (!page) {
+      const generation = this.pages.begin();
+      const ids = await dealsRepository.pageIds(this.db, { ...query, beforeId: query.before });
+      page = (await dealsRepository.viewsByIds(this.db, ids, 0)).map(presentDeal);
+      this.pages.set(key, page, generation);
+    }
+    const myBids = await dealsRepository.viewerBidsOn(
+      this.db,
+      viewerId,
+      page.map((deal) => deal.id),
+    );
+    if (myBids.length === 0) return page;
+    const bidOf = new Map(myBids.map((bid) => [bid.dealId, bid]));
+    return page.map((deal) => {
+      const bid = bidOf.get(deal.id);
+      return bid ? { ...deal, my_bid: { id: bid.id, price: centsToDollars(bid.priceCents) } } : deal;
+    });
   }
 
   async myDeals(userId: number) {
@@ -55,149 +96,92 @@ export class DealsService {
   }
 
   /** Deals where the user is creator, counterpart or dealmaker, with that role, as seen by the viewer. */
-  async activityOf(userId: number, viewerId: number): Promise<ActivityEntry[]> {
-    const rows = await dealsRepository.listOfParticipant(this.db, userId, viewerId);
-    return rows.map((view) => ({ ...presentDeal(view), role: roleOf(view.deal, userId)! }));
+  async activityOf(username: string, viewerId: number): Promise<ActivityEntry[]> {
+    const user = await this.users.findVerifiedByUsername(username);
+    const rows = await dealsRepository.listOfParticipant(this.db, user.id, viewerId);
+    return rows.map((view) => ({ ...presentDeal(view), role: roleOf(view.deal, user.id)! }));
   }
 
-  async get(id: number, viewerId: number) {
-    return this.present(this.db, id, viewerId);
+  get(id: number, viewerId: number) {
+    return this.deals.present(id, viewerId);
   }
 
-  async join(id: number, userId: number) {
-    const deal = await this.db.transaction(async (tx) => {
-      const row = await this.lock(tx, id);
-      if (row.creatorId === userId)
-        throw conflict('You created this deal, so you cannot join it as its counterpart.');
-      if (row.dealmakerId === userId)
-        throw conflict('You are the dealmaker of this deal, so you cannot join it as a dealer.');
-      if (row.isCompleted) throw conflict('This deal is already completed.');
-      if (row.counterpartId !== null) throw conflict('Someone has already joined this deal.');
-      if (await bidsRepository.findByDealAndBidder(tx, id, userId)) {
-        throw conflict('You have a bid on this deal. Delete your bid before joining it as a dealer.');
-      }
+  join(id: number, userId: number) {
+    return this.transact(async (tx, afterCommit) => {
+      const before = await this.deals.lock(tx, id);
+      requireJoinable(before, userId, !!(await bidsRepository.findByDealAndBidder(tx, id, userId)));
       await dealsRepository.update(tx, id, { counterpartId: userId });
-      return this.present(tx, id, userId);
+      const deal = await this.deals.present(id, userId, tx);
+      await this.timeline.record(tx, afterCommit, {
+        dealId: id,
+        actorId: userId,
+        event: { kind: 'joined', message: `${deal.dealer_joined} joined as the counterpart.` },
+        notify: [
+          {
+            to: [before.creatorId],
+            kind: 'deal-joined',
+            message: `${deal.dealer_joined} joined your deal "${deal.title}".`,
+          },
+        ],
+      });
+      afterCommit(() => this.deals.announce(deal, 'joined'));
+      return deal;
     });
-    this.announce(deal, 'joined');
-    this.events.notify([await this.creatorIdOf(id)], {
-      kind: 'deal-joined',
-      dealId: id,
-      message: `${deal.dealer_joined} joined your deal "${deal.title}".`,
-    });
-    return deal;
   }
 
-  async leave(id: number, userId: number) {
-    const deal = await this.db.transaction(async (tx) => {
-      const row = await this.lock(tx, id);
-      if (row.counterpartId !== userId) throw forbidden('Only the joined counterpart can leave this deal.');
-      if (row.isCompleted) throw conflict('This deal is completed and cannot be left.');
-      if (await this.escrow.anyHalfPaid(tx, id)) throw conflict('Cannot leave - escrow payment made');
+  leave(id: number, userId: number) {
+    return this.transact(async (tx, afterCommit) => {
+      const before = await this.deals.lock(tx, id);
+      requireLeavable(before, userId, await this.escrow.find(id, tx));
       // Leaving takes the counterpart's choices with them.
       await dealsRepository.update(tx, id, {
         counterpartId: null,
         selectedBidByCounterpart: null,
         completedByCounterpart: false,
       });
-      return this.present(tx, id, userId);
-    });
-    this.announce(deal, 'left');
-    this.events.leaveDeal(userId, id);
-    this.events.notify([await this.creatorIdOf(id)], {
-      kind: 'deal-left',
-      dealId: id,
-      message: `The counterpart left your deal "${deal.title}".`,
-    });
-    return deal;
-  }
-
-  async delete(id: number, userId: number) {
-    const removed = await this.db.transaction(async (tx) => {
-      const row = await this.lock(tx, id);
-      if (row.creatorId !== userId) throw forbidden('Only the creator can delete this deal.');
-      if (await this.escrow.anyHalfPaid(tx, id)) throw conflict('Deal is protected - escrow payment made');
-      const bidderIds = await bidsRepository.bidderIds(tx, id);
-      // Bids, requests, messages, progress, disputes and the escrow go with it (ON DELETE CASCADE).
-      await dealsRepository.delete(tx, id);
-      return { row, bidderIds };
-    });
-    this.events.publish({ everyone: true }, 'deal-updated', {
-      dealId: id,
-      data: { id },
-      updateType: 'deleted',
-    });
-    this.events.notify(
-      [...participantIds(removed.row), ...removed.bidderIds].filter((uid) => uid !== userId),
-      {
-        kind: 'deal-deleted',
+      const deal = await this.deals.present(id, userId, tx);
+      const leaver = await this.users.getById(userId);
+      await this.timeline.record(tx, afterCommit, {
         dealId: id,
-        message: `The deal "${removed.row.title}" was deleted by its creator.`,
-      },
-    );
-    return { message: 'Deal deleted successfully!' };
-  }
-
-  /**
-   * Records a dealer's "finished" mark on a deal locked by the caller; with
-   * `complete` the deal becomes completed now. The rules (escrow locked, no
-   * open dispute) belong to the completion service that calls this.
-   */
-  async recordFinished(tx: Tx, id: number, side: 'creator' | 'counterpart', complete: boolean) {
-    await dealsRepository.update(tx, id, {
-      ...(side === 'creator' ? { completedByCreator: true } : { completedByCounterpart: true }),
-      ...(complete ? { isCompleted: true, completionDate: new Date() } : {}),
+        actorId: userId,
+        event: { kind: 'left', message: `${leaver.username} left the deal.` },
+        notify: [
+          {
+            to: [before.creatorId],
+            kind: 'deal-left',
+            message: `The counterpart left your deal "${deal.title}".`,
+          },
+        ],
+      });
+      afterCommit(() => {
+        this.deals.announce(deal, 'left');
+        this.events.leaveDeal(userId, id);
+      });
+      return deal;
     });
   }
 
-  /** Locks the deal row for the rest of the transaction, or 404. */
-  async lock(tx: Tx, id: number): Promise<DealRow> {
-    const row = await dealsRepository.lock(tx, id);
-    if (!row) throw dealNotFound();
-    return row;
-  }
-
-  /** Holds the deal unchanged for the rest of the transaction without blocking other readers, or 404. */
-  async lockShared(tx: Tx, id: number): Promise<DealRow> {
-    const row = await dealsRepository.lockShared(tx, id);
-    if (!row) throw dealNotFound();
-    return row;
-  }
-
-  async findRow(db: DbOrTx, id: number): Promise<DealRow> {
-    const row = await dealsRepository.findById(db, id);
-    if (!row) throw dealNotFound();
-    return row;
-  }
-
-  /** The deal row when the user takes part in it (creator, counterpart or dealmaker); 404 / 403 otherwise. */
-  async requireParticipant(db: DbOrTx, id: number, userId: number): Promise<DealRow> {
-    const row = await this.findRow(db, id);
-    if (!isParticipant(row, userId)) throw forbidden('Only the participants of this deal can do this.');
-    return row;
-  }
-
-  async participantIds(id: number): Promise<number[]> {
-    const row = await dealsRepository.findById(this.db, id);
-    return row ? participantIds(row) : [];
-  }
-
-  async present(db: DbOrTx, id: number, viewerId: number) {
-    const view = await dealsRepository.view(db, id, viewerId);
-    if (!view) throw dealNotFound();
-    return presentDeal(view);
-  }
-
-  private async creatorIdOf(id: number) {
-    return (await dealsRepository.findById(this.db, id))?.creatorId;
-  }
-
-  /** A changed deal goes to every signed-in socket, with public fields only. */
-  announce(deal: Deal, updateType: 'joined' | 'left' | 'updated' | 'finalized' | 'dealmaker-assigned') {
-    this.events.publish({ everyone: true }, 'deal-updated', {
-      dealId: deal.id,
-      data: publicDeal(deal),
-      updateType,
+  delete(id: number, userId: number) {
+    return this.transact(async (tx, afterCommit) => {
+      const deal = await this.deals.lock(tx, id);
+      requireDeletable(deal, userId, await this.escrow.find(id, tx));
+      const bidderIds = await bidsRepository.bidderIds(tx, id);
+      // Told before the deal goes: the notifications outlive it (their deal id becomes null).
+      await this.timeline.record(tx, afterCommit, {
+        dealId: id,
+        actorId: userId,
+        notify: [
+          {
+            to: [...participantIds(deal), ...bidderIds],
+            kind: 'deal-deleted',
+            message: `The deal "${deal.title}" was deleted by its creator.`,
+          },
+        ],
+      });
+      // Bids, requests, messages, progress, disputes, the escrow and the timeline go with it (ON DELETE CASCADE).
+      await dealsRepository.delete(tx, id);
+      afterCommit(() => this.deals.announceDeleted(id));
+      return { message: 'Deal deleted successfully!' };
     });
   }
 }

@@ -22,7 +22,7 @@ import { type SignedUpUser, startTestServer, type TestServer } from '../../test/
 const conflict = (message: string) => ({ message, code: 'CONFLICT' });
 const forbidden = (message: string) => ({ message, code: 'FORBIDDEN' });
 const notTwoDecimals = 'Amount must be a positive number with at most 2 decimals';
-const outOfRange = 'Amount must be between 0.01 and 1000000000.00';
+const outOfRange = 'Amount must be between $0.01 and $1,000,000,000.00';
 const notANumber = 'Amount must be a number';
 
 let server: TestServer;
@@ -142,6 +142,22 @@ describe('POST /api/deals/create-deal', () => {
   });
 
   it.each([
+    ['2000', 2000],
+    ['2000.5', 2000.5],
+    ['2000.50', 2000.5],
+  ])(
+    'takes the budget %j as a decimal string, exactly (clients of the original system send strings)',
+    async (budget, expected) => {
+      const response = await server.post('/api/deals/create-deal', {
+        token: alice.token,
+        body: { ...newDealBody(), budget },
+      });
+      expect(response.status).toBe(201);
+      expect(response.body.budget).toBe(expected);
+    },
+  );
+
+  it.each([
     [0, outOfRange],
     [-5, notTwoDecimals],
     [-0.01, notTwoDecimals],
@@ -150,10 +166,17 @@ describe('POST /api/deals/create-deal', () => {
     [1e21, notTwoDecimals],
     [1_000_000_000.01, outOfRange],
     [2_000_000_000, outOfRange],
-    ['100', notANumber],
-    ['NaN', notANumber],
+    ['NaN', notTwoDecimals],
+    ['1e3', notTwoDecimals],
+    [' 12', notTwoDecimals],
+    ['12.345', notTwoDecimals],
+    ['-5', notTwoDecimals],
+    ['abc', notTwoDecimals],
+    ['', notTwoDecimals],
+    ['0', outOfRange],
     [null, notANumber],
     [true, notANumber],
+    [[100], notANumber],
   ])('refuses the budget %j', async (budget, message) => {
     const response = await server.post('/api/deals/create-deal', {
       token: alice.token,

@@ -1,8 +1,14 @@
-import type { Dispute } from '../../../contract/collaboration';
+import type { Dispute } from '../../../contract/disputes';
+import type { Proposal, Settlement } from '../../../contract/settlements';
 import type { DisputeView } from './disputes.repository';
 
-export function presentDispute(view: DisputeView): Dispute {
+/** A dispute with its settlement proposals (newest first) and, once settled, how the escrow was split. */
+export function presentDispute(
+  view: DisputeView,
+  money: { proposals: Proposal[]; settlement: Settlement | null } = { proposals: [], settlement: null },
+): Dispute {
   const { dispute } = view;
+  const open = dispute.status === 'open';
   return {
     id: dispute.id,
     dealId: dispute.dealId,
@@ -16,5 +22,10 @@ export function presentDispute(view: DisputeView): Dispute {
     resolvedByUsername: view.resolverUsername,
     resolver: view.resolverFullName ? { full_name: view.resolverFullName } : null,
     resolvedAt: dispute.resolvedAt?.toISOString() ?? null,
+    escalated: dispute.escalatedAt !== null,
+    escalatedAt: dispute.escalatedAt?.toISOString() ?? null,
+    escalatesAt: open && !dispute.escalatedAt ? (dispute.escalatesAt?.toISOString() ?? null) : null,
+    proposals: money.proposals,
+    settlement: money.settlement,
   };
 }

@@ -1,23 +1,18 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { createDisputeSchema, disputeSchema, resolveDisputeSchema } from '../../../contract/collaboration';
-import { dealIdParamSchema, idParamSchema } from '../../../contract/deals';
-import { dealCallErrors } from '../../lib/route-responses';
-import { bearerSecurity, currentUser, signedIn } from '../auth/auth.guard';
-
-const errors = dealCallErrors;
-const tags = ['disputes'];
-const security = bearerSecurity;
-const guarded = signedIn;
+import { createDisputeSchema, disputeSchema, resolveDisputeSchema } from '../../../contract/disputes';
+import { dealIdParamSchema, idParamSchema } from '../../../contract/fields';
+import { proposalParamsSchema, proposalSchema, proposeSettlementSchema } from '../../../contract/settlements';
+import { currentUser, routeDefaults } from '../../lib/route-guard';
 
 export const disputesRoutes: FastifyPluginAsyncZod = async (app) => {
-  const disputes = app.services.disputes;
+  routeDefaults(app, { tags: ['disputes'], signedIn: true });
+  const { disputes, settlements } = app.services;
 
   app.post(
     '/api/disputes',
     {
-      ...guarded,
-      schema: { tags, security, body: createDisputeSchema, response: { 201: disputeSchema, ...errors } },
+      schema: { body: createDisputeSchema, response: { 201: disputeSchema } },
     },
     async (request, reply) =>
       reply.status(201).send(await disputes.raise(currentUser(request).id, request.body)),
@@ -26,12 +21,9 @@ export const disputesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/disputes/deal/:dealId',
     {
-      ...guarded,
       schema: {
-        tags,
-        security,
         params: dealIdParamSchema,
-        response: { 200: z.array(disputeSchema), ...errors },
+        response: { 200: z.array(disputeSchema) },
       },
     },
     async (request) => disputes.listOfDeal(request.params.dealId, currentUser(request).id),
@@ -40,15 +32,70 @@ export const disputesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/api/disputes/:id/resolve',
     {
-      ...guarded,
       schema: {
-        tags,
-        security,
         params: idParamSchema,
         body: resolveDisputeSchema,
-        response: { 200: disputeSchema, ...errors },
+        response: { 200: disputeSchema },
       },
     },
     async (request) => disputes.resolve(request.params.id, currentUser(request).id, request.body.resolution),
+  );
+
+  app.post(
+    '/api/disputes/:id/escalate',
+    {
+      schema: {
+        description: "A dealer sends the open dispute to the operators' queue now (its status stays open).",
+        params: idParamSchema,
+        response: { 200: disputeSchema },
+      },
+    },
+    async (request) => disputes.escalate(request.params.id, currentUser(request).id),
+  );
+
+  app.post(
+    '/api/disputes/:id/proposals',
+    {
+      schema: {
+        description:
+          'Proposes how much of the locked escrow goes to the dealmaker; the rest goes back to the dealers in proportion to what each paid. Supersedes the open proposal; the proposer has accepted it.',
+        params: idParamSchema,
+        body: proposeSettlementSchema,
+        response: { 201: proposalSchema },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .status(201)
+        .send(
+          await settlements.propose(request.params.id, currentUser(request).id, request.body.toDealmaker),
+        ),
+  );
+
+  app.post(
+    '/api/disputes/:id/proposals/:proposalId/accept',
+    {
+      schema: {
+        description:
+          'Accepts a proposal; when all three participants have accepted it, the escrow is paid out as it says and the deal is completed.',
+        params: proposalParamsSchema,
+        response: { 200: proposalSchema },
+      },
+    },
+    async (request) =>
+      settlements.accept(request.params.id, request.params.proposalId, currentUser(request).id),
+  );
+
+  app.post(
+    '/api/disputes/:id/proposals/:proposalId/withdraw',
+    {
+      schema: {
+        description: 'Its proposer takes an open proposal back.',
+        params: proposalParamsSchema,
+        response: { 200: proposalSchema },
+      },
+    },
+    async (request) =>
+      settlements.withdraw(request.params.id, request.params.proposalId, currentUser(request).id),
   );
 };

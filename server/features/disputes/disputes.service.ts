@@ -1,84 +1,239 @@
-import type { Dispute, NewDispute } from '../../../contract/collaboration';
-import type { Db, DbOrTx } from '../../db/client';
-import { conflict, forbidden, notFound } from '../../lib/errors';
+import type { Dispute, NewDispute } from '../../../contract/disputes';
+import type { Db, DbOrTx, Tx } from '../../db/client';
+import type { DealRow } from '../../db/schema';
+import type { AfterCommit, Transact } from '../../db/transaction';
+import { conflict, notFound } from '../../lib/errors';
+import type { Jobs } from '../../lib/jobs';
 import type { EventPublisher } from '../../realtime/publisher';
-import { isDealer, participantIds } from '../deals/deal-roles';
-import type { DealRow } from '../deals/deals.repository';
-import type { DealsService } from '../deals/deals.service';
+import type { DealAccess } from '../deals/deal-access';
+import { requireMayEscalate, requireMayRaiseDispute, requireMayResolveDispute } from '../deals/deal-policy';
+import { participantIds } from '../deals/deal-roles';
+import type { TimelineService } from '../timeline/timeline.service';
 import { presentDispute } from './disputes.presenter';
 import { disputesRepository } from './disputes.repository';
+import { presentProposal, presentSettlement } from './settlement.presenter';
+import { settlementRepository } from './settlement.repository';
 
-/** Dealers raise disputes once a dealmaker exists; the dealmaker resolves them (DESIGN.md §5 Disputes). */
+const disputeNotFound = () => notFound('Dispute not found.');
+
+/**
+ * Dealers raise disputes once a dealmaker exists; the dealmaker resolves them
+ * with a text (DESIGN.md §5 Disputes). A dispute nothing settles within
+ * DISPUTE_ESCALATION_HOURS — or one a dealer escalates — goes to the
+ * operators' queue; settling the escrow's money is SettlementService's.
+ */
 export class DisputesService {
   constructor(
     private readonly db: Db,
-    private readonly deals: DealsService,
+    private readonly transact: Transact,
+    private readonly deals: DealAccess,
+    private readonly timeline: TimelineService,
     private readonly events: EventPublisher,
+    private readonly deadlines: { jobs: Jobs; escalationMs: number },
   ) {}
 
-  async raise(userId: number, input: NewDispute) {
-    const { deal, dispute } = await this.db.transaction(async (tx) => {
+  raise(userId: number, input: NewDispute) {
+    return this.transact(async (tx, afterCommit) => {
       const deal = await this.deals.lock(tx, input.dealId);
-      if (!isDealer(deal, userId)) throw forbidden('Only the dealers of this deal can raise a dispute.');
-      if (deal.dealmakerId === null) throw conflict('A dispute can be raised once the deal has a dealmaker.');
-      if (deal.isCompleted) throw conflict('This deal is already completed.');
+      requireMayRaiseDispute(deal, userId);
+      const escalatesAt = new Date(Date.now() + this.deadlines.escalationMs);
       const row = await disputesRepository.insert(tx, {
         dealId: deal.id,
         title: input.title,
         description: input.description,
         raisedById: userId,
+        escalatesAt,
       });
-      return { deal, dispute: presentDispute((await disputesRepository.view(tx, row.id))!) };
-    });
-    this.publish(deal, dispute, 'created');
-    this.events.notify(
-      participantIds(deal).filter((id) => id !== userId),
-      {
-        kind: 'dispute-raised',
+      await this.deadlines.jobs.schedule(tx, 'dispute-escalation', { disputeId: row.id }, escalatesAt);
+      const dispute = await this.present(tx, row.id);
+      await this.timeline.record(tx, afterCommit, {
         dealId: deal.id,
-        message: `${dispute.raisedByUsername} raised a dispute on "${deal.title}": ${dispute.title}`,
-      },
-    );
-    return dispute;
+        actorId: userId,
+        event: {
+          kind: 'dispute-raised',
+          message: `${dispute.raisedByUsername} raised a dispute: ${dispute.title}`,
+          details: { disputeId: dispute.id },
+        },
+        notify: [
+          {
+            to: participantIds(deal),
+            kind: 'dispute-raised',
+            message: `${dispute.raisedByUsername} raised a dispute on "${deal.title}": ${dispute.title}`,
+          },
+        ],
+      });
+      afterCommit(() => this.publish(deal, dispute, 'created'));
+      return dispute;
+    });
   }
 
   async listOfDeal(dealId: number, viewerId: number) {
-    await this.deals.requireParticipant(this.db, dealId, viewerId);
-    return (await disputesRepository.listOfDeal(this.db, dealId)).map(presentDispute);
+    await this.deals.findAsParticipant(dealId, viewerId);
+    return this.presentAll(this.db, await disputesRepository.listOfDeal(this.db, dealId));
   }
 
   async resolve(disputeId: number, userId: number, resolution: string) {
     const existing = await disputesRepository.findById(this.db, disputeId);
-    if (!existing) throw notFound('Dispute not found.');
-    const { deal, dispute } = await this.db.transaction(async (tx) => {
+    if (!existing) throw disputeNotFound();
+    return this.transact(async (tx, afterCommit) => {
       // Deal first, then dispute: marking a deal finished checks disputes under the same deal lock.
       const deal = await this.deals.lock(tx, existing.dealId);
-      if (deal.dealmakerId !== userId)
-        throw forbidden('Only the dealmaker of this deal can resolve its disputes.');
+      requireMayResolveDispute(deal, userId);
       const current = (await disputesRepository.lock(tx, disputeId))!;
       if (current.status !== 'open') throw conflict('This dispute is not open.');
       await disputesRepository.resolve(tx, disputeId, { resolution, resolvedById: userId });
-      return { deal, dispute: presentDispute((await disputesRepository.view(tx, disputeId))!) };
+      // A resolved dispute can no longer be settled: its open proposal ends with it.
+      await settlementRepository.closeOpen(tx, disputeId, 'superseded');
+      const dispute = await this.present(tx, disputeId);
+      await this.timeline.record(tx, afterCommit, {
+        dealId: deal.id,
+        actorId: userId,
+        event: {
+          kind: 'dispute-resolved',
+          message: `The dealmaker resolved the dispute "${dispute.title}": ${resolution}`,
+          details: { disputeId },
+        },
+        notify: [
+          {
+            to: participantIds(deal),
+            kind: 'dispute-resolved',
+            message: `The dispute "${dispute.title}" on "${deal.title}" was resolved.`,
+          },
+        ],
+      });
+      afterCommit(() => this.publish(deal, dispute, 'updated'));
+      return dispute;
     });
-    this.publish(deal, dispute, 'updated');
-    this.events.notify([deal.creatorId, deal.counterpartId], {
-      kind: 'dispute-resolved',
-      dealId: deal.id,
-      message: `The dispute "${dispute.title}" on "${deal.title}" was resolved.`,
+  }
+
+  /** POST /api/disputes/{id}/escalate: a dealer sends the open dispute to the operators now. */
+  async escalate(disputeId: number, userId: number) {
+    const existing = await disputesRepository.findById(this.db, disputeId);
+    if (!existing) throw disputeNotFound();
+    return this.transact(async (tx, afterCommit) => {
+      const deal = await this.deals.lock(tx, existing.dealId);
+      const current = (await disputesRepository.lock(tx, disputeId))!;
+      requireMayEscalate(deal, userId, current);
+      return this.recordEscalation(tx, afterCommit, deal, disputeId, userId);
     });
-    return dispute;
+  }
+
+  /**
+   * The escalation deadline (a job): a dispute still open and not escalated
+   * goes to the operators. Does nothing otherwise; a job run a moment early
+   * (clock skew) is put off to the deadline.
+   */
+  async escalateWhenDue(disputeId: number) {
+    await this.transact(async (tx, afterCommit) => {
+      const existing = await disputesRepository.findById(tx, disputeId);
+      const deal = existing && (await this.deals.lockIfExists(tx, existing.dealId));
+      const current = deal && (await disputesRepository.lock(tx, disputeId));
+      if (!deal || !current || current.status !== 'open' || current.escalatedAt || !current.escalatesAt)
+        return;
+      const waitMs = current.escalatesAt.getTime() - Date.now();
+      if (waitMs > 0) {
+        if (waitMs < 60_000) {
+          await this.deadlines.jobs.schedule(tx, 'dispute-escalation', { disputeId }, current.escalatesAt);
+        }
+        return;
+      }
+      await this.recordEscalation(tx, afterCommit, deal, disputeId, null);
+    });
+  }
+
+  /**
+   * At start: open disputes raised before escalation deadlines existed get
+   * one (and its job); with several instances each is claimed by one.
+   */
+  async scheduleMissingDeadlines() {
+    await this.transact(async (tx) => {
+      const claimed = await disputesRepository.claimMissingDeadlines(tx, this.deadlines.escalationMs);
+      for (const { id, escalatesAt } of claimed) {
+        await this.deadlines.jobs.schedule(tx, 'dispute-escalation', { disputeId: id }, escalatesAt!);
+      }
+    });
   }
 
   /** Whether the deal has an open dispute: a deal cannot be marked finished while it does. */
-  async hasOpenDispute(tx: DbOrTx, dealId: number): Promise<boolean> {
-    return disputesRepository.hasOpen(tx, dealId);
+  hasOpenDispute(db: DbOrTx, dealId: number): Promise<boolean> {
+    return disputesRepository.hasOpen(db, dealId);
   }
 
-  private publish(deal: DealRow, dispute: Dispute, updateType: 'created' | 'updated') {
+  /** The dispute as the API shows it, with its proposals and settlement. */
+  async present(db: DbOrTx, disputeId: number): Promise<Dispute> {
+    const view = await disputesRepository.view(db, disputeId);
+    if (!view) throw disputeNotFound();
+    const [dispute] = await this.presentAll(db, [view]);
+    return dispute!;
+  }
+
+  /** The operators' queue (GET /api/admin/disputes). */
+  async list(options: {
+    status: 'open' | 'resolved' | 'all';
+    escalated?: boolean;
+    before?: number;
+    limit: number;
+  }) {
+    const views = await disputesRepository.list(this.db, { ...options, beforeId: options.before });
+    return this.presentAll(this.db, views);
+  }
+
+  /** 'dispute-updated' to the deal's participants (their user rooms). */
+  publish(deal: DealRow, dispute: Dispute, updateType: 'created' | 'updated') {
     this.events.publish({ users: participantIds(deal) }, 'dispute-updated', {
       dealId: deal.id,
       data: dispute,
       updateType,
+    });
+  }
+
+  private async recordEscalation(
+    tx: Tx,
+    afterCommit: AfterCommit,
+    deal: DealRow,
+    disputeId: number,
+    actorId: number | null,
+  ) {
+    await disputesRepository.update(tx, disputeId, { escalatedAt: new Date() });
+    const dispute = await this.present(tx, disputeId);
+    const why = actorId === null ? 'nothing settled it in time' : 'a dealer asked';
+    await this.timeline.record(tx, afterCommit, {
+      dealId: deal.id,
+      actorId,
+      event: {
+        kind: 'dispute-escalated',
+        message: `The dispute "${dispute.title}" went to the operators (${why}).`,
+        details: { disputeId },
+      },
+      notify: [
+        {
+          to: participantIds(deal),
+          kind: 'dispute-escalated',
+          message: `The dispute "${dispute.title}" on "${deal.title}" went to the operators (${why}).`,
+        },
+      ],
+    });
+    afterCommit(() => this.publish(deal, dispute, 'updated'));
+    return dispute;
+  }
+
+  private async presentAll(
+    db: DbOrTx,
+    views: Awaited<ReturnType<typeof disputesRepository.listOfDeal>>,
+  ): Promise<Dispute[]> {
+    const ids = views.map((view) => view.dispute.id);
+    const proposals = await settlementRepository.proposalsOf(db, ids);
+    const settlements = new Map(
+      (await settlementRepository.settlementsOf(db, ids)).map((row) => [row.disputeId, row]),
+    );
+    return views.map((view) => {
+      const settlement = settlements.get(view.dispute.id);
+      return presentDispute(view, {
+        proposals: proposals
+          .filter((proposal) => proposal.proposal.disputeId === view.dispute.id)
+          .map(presentProposal),
+        settlement: settlement ? presentSettlement(settlement) : null,
+      });
     });
   }
 }

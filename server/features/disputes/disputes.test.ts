@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Dispute } from '../../../contract/collaboration';
-import { escrowMessages } from '../../../contract/wallet';
+import type { Dispute } from '../../../contract/disputes';
+import { escrowMessages } from '../../../contract/escrow';
 import {
   assignDealmakerByRequest,
   createDeal,
@@ -11,7 +11,7 @@ import {
 } from '../../test/deal-fixtures';
 import { dealNotFound, invalid, onlyParticipants, signInFirst, unknownId } from '../../test/expected-errors';
 import { type SignedUpUser, startTestServer, type TestServer } from '../../test/harness';
-import { recordEvents } from '../../test/recorded-events';
+import { domainEvents, noticesIn, recordEvents } from '../../test/recorded-events';
 
 const disputeNotFound = { message: 'Dispute not found.', code: 'NOT_FOUND' };
 const onlyDealersRaise = { message: 'Only the dealers of this deal can raise a dispute.', code: 'FORBIDDEN' };
@@ -91,22 +91,24 @@ describe('POST /api/disputes', () => {
       resolvedByUsername: null,
       resolver: null,
       resolvedAt: null,
+      escalated: false,
+      escalatedAt: null,
+      escalatesAt: isoTimestamp,
+      proposals: [],
+      settlement: null,
     });
-    expect(recorder.take()).toEqual([
+    const recorded = recorder.take();
+    expect(domainEvents(recorded)).toEqual([
       {
         audience: { users: [creator.user.id, counterpart.user.id, dealmaker.user.id] },
         event: 'dispute-updated',
         payload: { dealId: deal.id, data: response.body, updateType: 'created' },
       },
-      {
-        audience: { users: [creator.user.id, dealmaker.user.id] },
-        event: 'notification',
-        payload: {
-          kind: 'dispute-raised',
-          dealId: deal.id,
-          message: `${counterpart.username} raised a dispute on "${deal.title}": Wrong goods`,
-        },
-      },
+    ]);
+    const raised = `${counterpart.username} raised a dispute on "${deal.title}": Wrong goods`;
+    expect(noticesIn(recorded)).toEqual([
+      { to: creator.user.id, kind: 'dispute-raised', dealId: deal.id, message: raised },
+      { to: dealmaker.user.id, kind: 'dispute-raised', dealId: deal.id, message: raised },
     ]);
   });
 
@@ -253,24 +255,22 @@ describe('PUT /api/disputes/{id}/resolve', () => {
       resolvedByUsername: dealmaker.username,
       resolver: { full_name: dealmaker.full_name },
       resolvedAt: isoTimestamp,
+      escalatesAt: null,
     });
     expect(Date.parse(response.body.resolvedAt!)).toBeGreaterThanOrEqual(before - 1000);
     expect((await listDisputes(creator, deal.id)).body).toEqual([response.body]);
-    expect(recorder.take()).toEqual([
+    const recorded = recorder.take();
+    expect(domainEvents(recorded)).toEqual([
       {
         audience: { users: [creator.user.id, counterpart.user.id, dealmaker.user.id] },
         event: 'dispute-updated',
         payload: { dealId: deal.id, data: response.body, updateType: 'updated' },
       },
-      {
-        audience: { users: [creator.user.id, counterpart.user.id] },
-        event: 'notification',
-        payload: {
-          kind: 'dispute-resolved',
-          dealId: deal.id,
-          message: `The dispute "Quality" on "${deal.title}" was resolved.`,
-        },
-      },
+    ]);
+    const resolved = `The dispute "Quality" on "${deal.title}" was resolved.`;
+    expect(noticesIn(recorded)).toEqual([
+      { to: creator.user.id, kind: 'dispute-resolved', dealId: deal.id, message: resolved },
+      { to: counterpart.user.id, kind: 'dispute-resolved', dealId: deal.id, message: resolved },
     ]);
   });
 

@@ -1,10 +1,79 @@
-import { and, desc, eq, lt } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { messages, users } from '../../db/schema';
+import { messageReads, messages, users } from '../../db/schema';
 
 const messageView = { message: messages, username: users.username, fullName: users.fullName };
 
+export type SendOutcome =
+  | { status: 'no-deal' }
+  | { status: 'not-participant' }
+  /** Stored now (`stored`), or the message this sender already stored under the same clientId. */
+  | {
+      status: 'sent' | 'repeated';
+      message: MessageView | undefined;
+      participantIds: number[];
+      dealTitle: string;
+    };
+
 export const messagesRepository = {
+  /**
+   * Stores a message in one statement: the deal is share-locked (a delete or a
+   * leave waits for the insert, a concurrent send does not), the sender must
+   * be one of its participants, and a clientId the sender already used on the
+   * deal stores nothing (the caller then answers with the stored message).
+   */
+  async send(
+    db: DbOrTx,
+    input: { dealId: number; senderId: number; content: string; clientId: string | null },
+  ): Promise<SendOutcome> {
+    const result = (await db.execute(sql`
+      with deal as (
+        select creator_id, counterpart_id, dealmaker_id, title from deals where id = ${input.dealId} for share
+      ), inserted as (
+        insert into messages (deal_id, sender_id, content, client_id)
+        select ${input.dealId}, ${input.senderId}, ${input.content}, ${input.clientId}
+          from deal
+         where ${input.senderId} in (deal.creator_id, deal.counterpart_id, deal.dealmaker_id)
+        on conflict do nothing
+        returning id, created_at
+      )
+      select deal.creator_id, deal.counterpart_id, deal.dealmaker_id, deal.title, inserted.id, inserted.created_at,
+             users.username, users.full_name
+        from deal
+        left join inserted on true
+        left join users on users.id = ${input.senderId}`)) as unknown as {
+      rows: Array<Record<string, string | number | null>>;
+    };
+    const row = result.rows[0];
+    if (!row) return { status: 'no-deal' };
+    const participantIds = [row.creator_id, row.counterpart_id, row.dealmaker_id]
+      .filter((id) => id !== null)
+      .map(Number);
+    if (!participantIds.includes(input.senderId)) return { status: 'not-participant' };
+    const dealTitle = String(row.title);
+    if (row.id === null) {
+      const stored = await this.findByClientId(db, input.dealId, input.senderId, input.clientId!);
+      return { status: 'repeated', message: stored, participantIds, dealTitle };
+    }
+    return {
+      status: 'sent',
+      participantIds,
+      dealTitle,
+      message: {
+        message: {
+          id: Number(row.id),
+          dealId: input.dealId,
+          senderId: input.senderId,
+          content: input.content,
+          clientId: input.clientId,
+          createdAt: new Date(row.created_at as string),
+        },
+        username: String(row.username),
+        fullName: String(row.full_name),
+      },
+    };
+  },
+
   /** Inserts the message unless the same sender already sent this clientId on this deal; returns the new row or undefined. */
   async insert(db: DbOrTx, values: typeof messages.$inferInsert) {
     const [row] = await db.insert(messages).values(values).onConflictDoNothing().returning();
@@ -42,6 +111,85 @@ export const messagesRepository = {
       )
       .orderBy(desc(messages.id))
       .limit(options.limit);
+  },
+
+  /** The `limit` messages after `afterId`, oldest first (a client catching up). */
+  after(db: DbOrTx, dealId: number, options: { limit: number; afterId: number }) {
+    return db
+      .select(messageView)
+      .from(messages)
+      .innerJoin(users, eq(users.id, messages.senderId))
+      .where(and(eq(messages.dealId, dealId), gt(messages.id, options.afterId)))
+      .orderBy(asc(messages.id))
+      .limit(options.limit);
+  },
+
+  /**
+   * Moves the user's read mark on the deal forward to `lastReadId` (never past
+   * the deal's last message, never back); returns the mark after the call and
+   * whether it moved.
+   */
+  async markRead(db: DbOrTx, dealId: number, userId: number, lastReadId: number) {
+    const result = (await db.execute(sql`
+      with target as (
+        select least(${lastReadId}::int, coalesce(max(id), 0)) as id from messages where deal_id = ${dealId}
+      ), moved as (
+        insert into message_reads (deal_id, user_id, last_read_id)
+        select ${dealId}, ${userId}, target.id from target
+        on conflict (deal_id, user_id) do update set last_read_id = excluded.last_read_id
+          where message_reads.last_read_id < excluded.last_read_id
+        returning last_read_id
+      )
+      select (select last_read_id from moved) as moved,
+             (select last_read_id from message_reads where deal_id = ${dealId} and user_id = ${userId}) as kept`)) as unknown as {
+      rows: Array<{ moved: number | null; kept: number | null }>;
+    };
+    const row = result.rows[0]!;
+    return { lastReadId: Number(row.moved ?? row.kept ?? 0), moved: row.moved !== null };
+  },
+
+  /** Each participant's read mark on the deal (those who have read something). */
+  async readMarks(db: DbOrTx, dealId: number) {
+    return db
+      .select({ userId: messageReads.userId, username: users.username, lastReadId: messageReads.lastReadId })
+      .from(messageReads)
+      .innerJoin(users, eq(users.id, messageReads.userId))
+      .where(eq(messageReads.dealId, dealId))
+      .orderBy(asc(messageReads.userId));
+  },
+
+  /** Messages of others on the deal after the user's read mark. */
+  async unreadCount(db: DbOrTx, dealId: number, userId: number, lastReadId: number): Promise<number> {
+    const [row] = await db
+      .select({ count: sql<number>`count(*)::int` })
+      .from(messages)
+      .where(
+        and(eq(messages.dealId, dealId), gt(messages.id, lastReadId), sql`${messages.senderId} <> ${userId}`),
+      );
+    return Number(row?.count ?? 0);
+  },
+
+  /** The user's deals with messages from others after their read mark. */
+  async unreadByDeal(db: DbOrTx, userId: number) {
+    const result = (await db.execute(sql`
+      select d.id as deal_id, unread.count, unread.last_at
+        from deals d
+        left join message_reads r on r.deal_id = d.id and r.user_id = ${userId}
+        cross join lateral (
+          select count(*) filter (where m.sender_id <> ${userId})::int as count, max(m.created_at) as last_at
+            from messages m
+           where m.deal_id = d.id and m.id > coalesce(r.last_read_id, 0)
+        ) unread
+       where (d.creator_id = ${userId} or d.counterpart_id = ${userId} or d.dealmaker_id = ${userId})
+         and unread.count > 0
+       order by unread.last_at desc`)) as unknown as {
+      rows: Array<{ deal_id: number; count: number; last_at: string }>;
+    };
+    return result.rows.map((row) => ({
+      dealId: Number(row.deal_id),
+      unread: Number(row.count),
+      lastMessageAt: new Date(row.last_at),
+    }));
   },
 };
 

@@ -2,7 +2,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Deal } from '../../../contract/deals';
 import type { ErrorBody } from '../../../contract/errors';
 import type { Message } from '../../../contract/messages';
-import { quietPeriod, TestClients } from '../../realtime/test-client';
 import {
   assignDealmakerByRequest,
   createDeal,
@@ -12,6 +11,7 @@ import {
 } from '../../test/deal-fixtures';
 import { dealNotFound, invalid, signInFirst } from '../../test/expected-errors';
 import { type ApiResponse, type SignedUpUser, startTestServer, type TestServer } from '../../test/harness';
+import { quietPeriod, TestClients } from '../../test/socket-client';
 
 const participantsOnly = { message: 'Only the participants of this deal can do this.', code: 'FORBIDDEN' };
 

@@ -10,30 +10,22 @@ import {
   userSchema,
 } from '../../../contract/users';
 import { AppError, badRequest, notFound } from '../../lib/errors';
-import { authenticate, bearerSecurity, currentUser } from '../auth/auth.guard';
-
-const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema };
-const tags = ['profile'];
+import { currentUser, routeDefaults } from '../../lib/route-guard';
 
 export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
+  routeDefaults(app, { tags: ['profile'], signedIn: true });
   const profile = app.services.profile;
-  const guarded = { preHandler: authenticate };
 
-  app.get(
-    '/api/user-profile',
-    { ...guarded, schema: { tags, security: bearerSecurity, response: { 200: userSchema, ...errors } } },
-    async (request) => profile.get(currentUser(request).id),
+  app.get('/api/user-profile', { schema: { response: { 200: userSchema } } }, async (request) =>
+    profile.get(currentUser(request).id),
   );
 
   app.post(
     '/api/user-profile',
     {
-      ...guarded,
       schema: {
-        tags,
-        security: bearerSecurity,
         body: profileUpdateSchema,
-        response: { 200: profileUpdateResponseSchema, ...errors },
+        response: { 200: profileUpdateResponseSchema },
       },
     },
     async (request) => profile.update(currentUser(request).id, request.body),
@@ -42,34 +34,45 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/user-profile/upload-picture',
     {
-      ...guarded,
       schema: {
-        tags,
-        security: bearerSecurity,
         consumes: ['multipart/form-data'],
         description:
           'multipart/form-data with one file field `profilePicture` (JPEG, PNG, GIF or WebP, at most 5 MB).',
-        response: { 200: uploadPictureResponseSchema, ...errors, 413: errorBodySchema, 415: errorBodySchema },
+        response: {
+          200: uploadPictureResponseSchema,
+          413: errorBodySchema,
+          415: errorBodySchema,
+          429: errorBodySchema,
+        },
       },
     },
-    async (request) => profile.replacePicture(currentUser(request).id, await readPicture(request)),
+    async (request) => {
+      const userId = currentUser(request).id;
+      // Counted before the upload is read: decoding and re-encoding pictures is the costly part.
+      await profile.countUpload(userId);
+      return profile.replacePicture(userId, await readPicture(request));
+    },
   );
 
   app.delete(
     '/api/user-profile/profile-picture',
     {
-      ...guarded,
-      schema: { tags, security: bearerSecurity, response: { 200: successResponseSchema, ...errors } },
+      schema: { response: { 200: successResponseSchema } },
     },
     async (request) => profile.removePicture(currentUser(request).id),
   );
+};
+
+/** Profile pictures are public: anyone may load them, signed in or not. */
+export const profilePictureFilesRoutes: FastifyPluginAsyncZod = async (app) => {
+  routeDefaults(app, { tags: ['profile'], signedIn: false });
+  const profile = app.services.profile;
 
   // Public and immutable: a new picture always gets a new URL.
   app.get(
     '/uploads/profile-pictures/:file',
     {
       schema: {
-        tags,
         params: z.object({ file: z.string() }),
       },
     },

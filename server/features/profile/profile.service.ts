@@ -1,24 +1,36 @@
 import type { ProfileChanges } from '../../../contract/users';
 import type { Db } from '../../db/client';
+import type { Transact } from '../../db/transaction';
 import { notFound } from '../../lib/errors';
 import { normalizeProfilePicture } from '../../lib/images';
+import type { RateLimits } from '../../lib/rate-limits';
 import { randomToken } from '../../lib/secrets';
 import { presentUser, profilePicturePath } from '../users/users.presenter';
-import { usersRepository } from '../users/users.repository';
+import type { UsersService } from '../users/users.service';
 import { profilePicturesRepository } from './profile.repository';
 
 /** The signed-in user's own profile and picture. */
 export class ProfileService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly transact: Transact,
+    private readonly users: UsersService,
+    private readonly rateLimits: RateLimits,
+  ) {}
+
+  /** One more picture upload of this user; 429 beyond the limit. */
+  countUpload(userId: number) {
+    return this.rateLimits.consume(['pictureUploadsPerUser', String(userId)]);
+  }
 
   async get(userId: number) {
-    const row = await usersRepository.findById(this.db, userId);
+    const row = await this.users.findAccountById(userId);
     if (!row) throw notFound('User not found');
     return presentUser(row);
   }
 
   async update(userId: number, changes: ProfileChanges) {
-    const row = await usersRepository.update(this.db, userId, {
+    const row = await this.users.updateAccount(userId, {
       fullName: changes.full_name,
       dateOfBirth: changes.date_of_birth,
       address: changes.address,
@@ -32,8 +44,8 @@ export class ProfileService {
   async replacePicture(userId: number, upload: Buffer) {
     const picture = await normalizeProfilePicture(upload);
     const id = randomToken(12);
-    await this.db.transaction(async (tx) => {
-      const user = await usersRepository.lockById(tx, userId);
+    await this.transact(async (tx) => {
+      const user = await this.users.lockAccount(tx, userId);
       if (!user) throw notFound('User not found');
       await profilePicturesRepository.insert(tx, {
         id,
@@ -41,18 +53,18 @@ export class ProfileService {
         contentType: picture.contentType,
         bytes: picture.bytes,
       });
-      await usersRepository.update(tx, userId, { pictureId: id });
+      await this.users.updateAccount(userId, { pictureId: id }, tx);
       if (user.pictureId) await profilePicturesRepository.delete(tx, user.pictureId);
     });
     return { success: true as const, profilePictureUrl: profilePicturePath(id) };
   }
 
   async removePicture(userId: number) {
-    await this.db.transaction(async (tx) => {
-      const user = await usersRepository.lockById(tx, userId);
+    await this.transact(async (tx) => {
+      const user = await this.users.lockAccount(tx, userId);
       if (!user) throw notFound('User not found');
       if (!user.pictureId) return;
-      await usersRepository.update(tx, userId, { pictureId: null });
+      await this.users.updateAccount(userId, { pictureId: null }, tx);
       await profilePicturesRepository.delete(tx, user.pictureId);
     });
     return { success: true as const, message: 'Profile picture removed.' };

@@ -161,7 +161,12 @@ describe('POST /api/user-profile', () => {
     expect(profile.id).toBe(user.user.id);
     expect((await profileOf(other)).full_name).toBe(other.full_name);
     const me = await server.get('/api/auth/me', { token: user.token });
-    expect(me.body).toEqual({ id: user.user.id, username: user.username, email: user.email });
+    expect(me.body).toEqual({
+      id: user.user.id,
+      username: user.username,
+      email: user.email,
+      isOperator: false,
+    });
     const login = await server.post('/api/auth/login', {
       body: { username: user.username, password: user.password },
     });

@@ -1,4 +1,4 @@
-import type { ProgressItem, ProgressStatus } from '../../../contract/collaboration';
+import type { ProgressItem, ProgressStatus } from '../../../contract/progress';
 import type { ProgressItemView } from './progress.repository';
 
 export function presentProgressItem(view: ProgressItemView): ProgressItem {

@@ -1,31 +1,23 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { dealIdParamSchema, idParamSchema } from '../../../contract/fields';
 import {
   createProgressSchema,
   progressItemSchema,
   progressStatusChangeSchema,
-} from '../../../contract/collaboration';
-import { dealIdParamSchema, idParamSchema } from '../../../contract/deals';
-import { dealCallErrors } from '../../lib/route-responses';
-import { bearerSecurity, currentUser, signedIn } from '../auth/auth.guard';
-
-const errors = dealCallErrors;
-const tags = ['progress'];
-const security = bearerSecurity;
-const guarded = signedIn;
+} from '../../../contract/progress';
+import { currentUser, routeDefaults } from '../../lib/route-guard';
 
 export const progressRoutes: FastifyPluginAsyncZod = async (app) => {
+  routeDefaults(app, { tags: ['progress'], signedIn: true });
   const progress = app.services.progress;
 
   app.post(
     '/api/progress',
     {
-      ...guarded,
       schema: {
-        tags,
-        security,
         body: createProgressSchema,
-        response: { 201: progressItemSchema, ...errors },
+        response: { 201: progressItemSchema },
       },
     },
     async (request, reply) =>
@@ -35,12 +27,9 @@ export const progressRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/progress/deal/:dealId',
     {
-      ...guarded,
       schema: {
-        tags,
-        security,
         params: dealIdParamSchema,
-        response: { 200: z.array(progressItemSchema), ...errors },
+        response: { 200: z.array(progressItemSchema) },
       },
     },
     async (request) => progress.listOfDeal(request.params.dealId, currentUser(request).id),
@@ -49,14 +38,11 @@ export const progressRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/api/progress/:id/status',
     {
-      ...guarded,
       schema: {
-        tags,
-        security,
         description: 'pending → in_progress → completed, or in_progress → pending; completed is final.',
         params: idParamSchema,
         body: progressStatusChangeSchema,
-        response: { 200: progressItemSchema, ...errors },
+        response: { 200: progressItemSchema },
       },
     },
     async (request) => progress.changeStatus(request.params.id, currentUser(request).id, request.body.status),

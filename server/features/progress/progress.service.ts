@@ -3,13 +3,16 @@ import {
   type ProgressItem,
   type ProgressStatus,
   progressTransitions,
-} from '../../../contract/collaboration';
+} from '../../../contract/progress';
 import type { Db } from '../../db/client';
-import { conflict, forbidden, notFound } from '../../lib/errors';
+import type { DealRow } from '../../db/schema';
+import type { Transact } from '../../db/transaction';
+import { conflict, notFound } from '../../lib/errors';
 import type { EventPublisher } from '../../realtime/publisher';
+import type { DealAccess } from '../deals/deal-access';
+import { requireMayManageProgress } from '../deals/deal-policy';
 import { participantIds } from '../deals/deal-roles';
-import type { DealRow } from '../deals/deals.repository';
-import type { DealsService } from '../deals/deals.service';
+import type { TimelineService } from '../timeline/timeline.service';
 import { presentProgressItem } from './progress.presenter';
 import { progressRepository } from './progress.repository';
 
@@ -19,46 +22,58 @@ const statusWords: Record<ProgressStatus, string> = {
   completed: 'completed',
 };
 
-function requireDealmakerOfOpenDeal(deal: DealRow, userId: number) {
-  if (deal.dealmakerId !== userId)
-    throw forbidden('Only the dealmaker of this deal can manage its progress.');
-  if (deal.isCompleted) throw conflict('This deal is completed; its progress can no longer change.');
-}
-
 /** The dealmaker's milestones on a deal (DESIGN.md §5 Progress). */
 export class ProgressService {
   constructor(
     private readonly db: Db,
-    private readonly deals: DealsService,
+    private readonly transact: Transact,
+    private readonly deals: DealAccess,
+    private readonly timeline: TimelineService,
     private readonly events: EventPublisher,
   ) {}
 
-  async create(userId: number, input: NewProgressItem) {
-    const { item, deal } = await this.db.transaction(async (tx) => {
+  create(userId: number, input: NewProgressItem) {
+    return this.transact(async (tx, afterCommit) => {
       const deal = await this.deals.lock(tx, input.dealId);
-      requireDealmakerOfOpenDeal(deal, userId);
+      requireMayManageProgress(deal, userId);
       const row = await progressRepository.append(tx, {
         dealId: deal.id,
         title: input.title,
         description: input.description,
       });
-      return { deal, item: presentProgressItem((await progressRepository.view(tx, row.id))!) };
+      const item = presentProgressItem((await progressRepository.view(tx, row.id))!);
+      await this.timeline.record(tx, afterCommit, {
+        dealId: deal.id,
+        actorId: userId,
+        event: {
+          kind: 'progress-added',
+          message: `The dealmaker added step ${item.position} "${item.title}".`,
+          details: { itemId: item.id },
+        },
+        notify: [
+          {
+            to: [deal.creatorId, deal.counterpartId],
+            kind: 'progress-added',
+            message: `The dealmaker added step ${item.position} "${item.title}" to "${deal.title}".`,
+          },
+        ],
+      });
+      afterCommit(() => this.publish(deal, item, 'created'));
+      return item;
     });
-    this.publish(deal, item, 'created');
-    return item;
   }
 
   async listOfDeal(dealId: number, viewerId: number) {
-    await this.deals.requireParticipant(this.db, dealId, viewerId);
+    await this.deals.findAsParticipant(dealId, viewerId);
     return (await progressRepository.listOfDeal(this.db, dealId)).map(presentProgressItem);
   }
 
   async changeStatus(itemId: number, userId: number, status: ProgressStatus) {
     const existing = await progressRepository.findById(this.db, itemId);
     if (!existing) throw notFound('Progress item not found.');
-    const { item, deal } = await this.db.transaction(async (tx) => {
+    return this.transact(async (tx, afterCommit) => {
       const deal = await this.deals.lock(tx, existing.dealId);
-      requireDealmakerOfOpenDeal(deal, userId);
+      requireMayManageProgress(deal, userId);
       const current = (await progressRepository.lock(tx, itemId))!;
       const from = current.status as ProgressStatus;
       if (!progressTransitions[from].includes(status)) {
@@ -70,17 +85,29 @@ export class ProgressService {
         completedAt: done ? new Date() : null,
         completedById: done ? userId : null,
       });
-      return { deal, item: presentProgressItem((await progressRepository.view(tx, itemId))!) };
-    });
-    this.publish(deal, item, 'updated');
-    if (status === 'completed') {
-      this.events.notify([deal.creatorId, deal.counterpartId], {
-        kind: 'progress-completed',
+      const item = presentProgressItem((await progressRepository.view(tx, itemId))!);
+      const step = `Step ${item.position} "${item.title}"`;
+      await this.timeline.record(tx, afterCommit, {
         dealId: deal.id,
-        message: `Step ${item.position} "${item.title}" of "${deal.title}" is completed.`,
+        actorId: userId,
+        event: {
+          kind: 'progress-moved',
+          message: `${step} moved from ${statusWords[from]} to ${statusWords[status]}.`,
+          details: { itemId, from, to: status },
+        },
+        notify: [
+          {
+            to: [deal.creatorId, deal.counterpartId],
+            kind: done ? 'progress-completed' : 'progress-moved',
+            message: done
+              ? `${step} of "${deal.title}" is completed.`
+              : `${step} of "${deal.title}" is now ${statusWords[status]}.`,
+          },
+        ],
       });
-    }
-    return item;
+      afterCommit(() => this.publish(deal, item, 'updated'));
+      return item;
+    });
   }
 
   private publish(deal: DealRow, item: ProgressItem, updateType: 'created' | 'updated') {

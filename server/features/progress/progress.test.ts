@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ProgressItem } from '../../../contract/collaboration';
+import type { ProgressItem } from '../../../contract/progress';
 import {
   assignDealmakerByRequest,
   createDeal,
@@ -10,7 +10,7 @@ import {
 } from '../../test/deal-fixtures';
 import { dealNotFound, invalid, onlyParticipants, signInFirst, unknownId } from '../../test/expected-errors';
 import { type SignedUpUser, startTestServer, type TestServer } from '../../test/harness';
-import { recordEvents } from '../../test/recorded-events';
+import { domainEvents, noticesIn, recordEvents } from '../../test/recorded-events';
 
 const itemNotFound = { message: 'Progress item not found.', code: 'NOT_FOUND' };
 const onlyDealmaker = {
@@ -102,7 +102,8 @@ describe('POST /api/progress', () => {
       completedByUsername: null,
       completedByUser: null,
     });
-    expect(recorder.take()).toEqual([
+    const recorded = recorder.take();
+    expect(domainEvents(recorded)).toEqual([
       {
         audience: {
           users: [creator.user.id, counterpart.user.id, dealmaker.user.id],
@@ -110,6 +111,11 @@ describe('POST /api/progress', () => {
         event: 'progress-updated',
         payload: { dealId: deal.id, data: response.body, updateType: 'created' },
       },
+    ]);
+    const added = `The dealmaker added step 1 "Sign the lease" to "${deal.title}".`;
+    expect(noticesIn(recorded)).toEqual([
+      { to: creator.user.id, kind: 'progress-added', dealId: deal.id, message: added },
+      { to: counterpart.user.id, kind: 'progress-added', dealId: deal.id, message: added },
     ]);
   });
 
@@ -292,7 +298,8 @@ describe('PUT /api/progress/{id}/status', () => {
     expect((await listItems(creator, deal.id)).body).toEqual([done.body]);
 
     const participants = { users: [creator.user.id, counterpart.user.id, dealmaker.user.id] };
-    expect(recorder.take()).toEqual([
+    const recorded = recorder.take();
+    expect(domainEvents(recorded)).toEqual([
       {
         audience: participants,
         event: 'progress-updated',
@@ -303,15 +310,14 @@ describe('PUT /api/progress/{id}/status', () => {
         event: 'progress-updated',
         payload: { dealId: deal.id, data: done.body, updateType: 'updated' },
       },
-      {
-        audience: { users: [creator.user.id, counterpart.user.id] },
-        event: 'notification',
-        payload: {
-          kind: 'progress-completed',
-          dealId: deal.id,
-          message: `Step 1 "Deliver" of "${deal.title}" is completed.`,
-        },
-      },
+    ]);
+    const moved = `Step 1 "Deliver" of "${deal.title}" is now in progress.`;
+    const completed = `Step 1 "Deliver" of "${deal.title}" is completed.`;
+    expect(noticesIn(recorded)).toEqual([
+      { to: creator.user.id, kind: 'progress-moved', dealId: deal.id, message: moved },
+      { to: counterpart.user.id, kind: 'progress-moved', dealId: deal.id, message: moved },
+      { to: creator.user.id, kind: 'progress-completed', dealId: deal.id, message: completed },
+      { to: counterpart.user.id, kind: 'progress-completed', dealId: deal.id, message: completed },
     ]);
   });
 

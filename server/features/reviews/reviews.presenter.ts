@@ -1,4 +1,4 @@
-import type { Review } from '../../../contract/collaboration';
+import type { Review } from '../../../contract/reviews';
 import type { ReviewView } from './reviews.repository';
 
 export function presentReview(view: ReviewView): Review {

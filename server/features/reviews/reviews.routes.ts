@@ -1,28 +1,22 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { dealIdParamSchema } from '../../../contract/fields';
 import {
   createReviewSchema,
   reviewableSchema,
   reviewSchema,
   userReviewsSchema,
-} from '../../../contract/collaboration';
-import { dealIdParamSchema } from '../../../contract/deals';
-import { dealCallErrors } from '../../lib/route-responses';
-import { bearerSecurity, currentUser, signedIn } from '../auth/auth.guard';
-
-const errors = dealCallErrors;
-const tags = ['reviews'];
-const security = bearerSecurity;
-const guarded = signedIn;
+} from '../../../contract/reviews';
+import { currentUser, routeDefaults } from '../../lib/route-guard';
 
 export const reviewsRoutes: FastifyPluginAsyncZod = async (app) => {
+  routeDefaults(app, { tags: ['reviews'], signedIn: true });
   const reviews = app.services.reviews;
 
   app.post(
     '/api/reviews',
     {
-      ...guarded,
-      schema: { tags, security, body: createReviewSchema, response: { 201: reviewSchema, ...errors } },
+      schema: { body: createReviewSchema, response: { 201: reviewSchema } },
     },
     async (request, reply) =>
       reply.status(201).send(await reviews.create(currentUser(request).id, request.body)),
@@ -31,12 +25,9 @@ export const reviewsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/reviews/user/:username',
     {
-      ...guarded,
       schema: {
-        tags,
-        security,
         params: z.object({ username: z.string().max(100) }),
-        response: { 200: userReviewsSchema, ...errors },
+        response: { 200: userReviewsSchema },
       },
     },
     async (request) => reviews.forUser(request.params.username),
@@ -45,8 +36,7 @@ export const reviewsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/reviews/deal/:dealId/reviewable',
     {
-      ...guarded,
-      schema: { tags, security, params: dealIdParamSchema, response: { 200: reviewableSchema, ...errors } },
+      schema: { params: dealIdParamSchema, response: { 200: reviewableSchema } },
     },
     async (request) => reviews.reviewable(request.params.dealId, currentUser(request).id),
   );

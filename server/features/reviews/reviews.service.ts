@@ -1,52 +1,60 @@
-import type { NewReview } from '../../../contract/collaboration';
+import type { NewReview } from '../../../contract/reviews';
 import type { Db } from '../../db/client';
-import { badRequest, conflict, forbidden } from '../../lib/errors';
-import type { EventPublisher } from '../../realtime/publisher';
+import type { Transact } from '../../db/transaction';
+import { badRequest, conflict } from '../../lib/errors';
+import type { DealAccess } from '../deals/deal-access';
+import { requireMayReview } from '../deals/deal-policy';
 import { type DealRole, roleOf } from '../deals/deal-roles';
-import type { DealRow } from '../deals/deals.repository';
-import type { DealsService } from '../deals/deals.service';
+import type { TimelineService } from '../timeline/timeline.service';
 import type { UsersService } from '../users/users.service';
 import { presentReview } from './reviews.presenter';
 import { reviewsRepository } from './reviews.repository';
-
-function requireCompletedParticipant(deal: DealRow, userId: number): DealRole {
-  const role = roleOf(deal, userId);
-  if (!role) throw forbidden('Only the participants of this deal can review each other.');
-  if (!deal.isCompleted) throw conflict('Reviews open once the deal is completed.');
-  return role;
-}
 
 /** After completion each participant reviews each other participant once (DESIGN.md §5 Reviews). */
 export class ReviewsService {
   constructor(
     private readonly db: Db,
-    private readonly deals: DealsService,
+    private readonly transact: Transact,
+    private readonly deals: DealAccess,
     private readonly users: UsersService,
-    private readonly events: EventPublisher,
+    private readonly timeline: TimelineService,
   ) {}
 
   async create(reviewerId: number, input: NewReview) {
-    const deal = await this.deals.findRow(this.db, input.dealId);
-    requireCompletedParticipant(deal, reviewerId);
+    const deal = await this.deals.find(input.dealId);
+    requireMayReview(deal, reviewerId);
     const reviewed = await this.users.findVerifiedByUsername(input.reviewedUsername);
     if (reviewed.id === reviewerId) throw badRequest('You cannot review yourself.');
     if (!roleOf(deal, reviewed.id))
       throw badRequest(`${reviewed.username} is not a participant of this deal.`);
-    const row = await reviewsRepository.insert(this.db, {
-      dealId: deal.id,
-      reviewerId,
-      reviewedId: reviewed.id,
-      rating: input.rating,
-      comment: input.comment,
+    return this.transact(async (tx, afterCommit) => {
+      const row = await reviewsRepository.insert(tx, {
+        dealId: deal.id,
+        reviewerId,
+        reviewedId: reviewed.id,
+        rating: input.rating,
+        comment: input.comment,
+      });
+      if (!row) throw conflict(`You have already reviewed ${reviewed.username} for this deal.`);
+      const review = presentReview((await reviewsRepository.view(tx, row.id))!);
+      await this.timeline.record(tx, afterCommit, {
+        dealId: deal.id,
+        actorId: reviewerId,
+        event: {
+          kind: 'review-left',
+          message: `${review.reviewer.username} reviewed ${reviewed.username}.`,
+          details: { reviewId: review.id },
+        },
+        notify: [
+          {
+            to: [reviewed.id],
+            kind: 'review-received',
+            message: `${review.reviewer.username} left you a ${review.rating}-star review for "${deal.title}".`,
+          },
+        ],
+      });
+      return review;
     });
-    if (!row) throw conflict(`You have already reviewed ${reviewed.username} for this deal.`);
-    const review = presentReview((await reviewsRepository.view(this.db, row.id))!);
-    this.events.notify([reviewed.id], {
-      kind: 'review-received',
-      dealId: deal.id,
-      message: `${review.reviewer.username} left you a ${review.rating}-star review for "${deal.title}".`,
-    });
-    return review;
   }
 
   async forUser(username: string) {
@@ -62,8 +70,8 @@ export class ReviewsService {
 
   /** The deal's other participants this user has not reviewed yet. */
   async reviewable(dealId: number, userId: number) {
-    const deal = await this.deals.findRow(this.db, dealId);
-    requireCompletedParticipant(deal, userId);
+    const deal = await this.deals.find(dealId);
+    requireMayReview(deal, userId);
     const done = await reviewsRepository.reviewedIdsBy(this.db, dealId, userId);
     const others = (
       [

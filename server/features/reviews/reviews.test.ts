@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Review } from '../../../contract/collaboration';
+import type { Review } from '../../../contract/reviews';
 import {
   assignDealmakerByRequest,
   dealWithDealers,
@@ -9,7 +9,7 @@ import {
 } from '../../test/deal-fixtures';
 import { dealNotFound, invalid, signInFirst, unknownId } from '../../test/expected-errors';
 import { type SignedUpUser, startTestServer, type TestServer } from '../../test/harness';
-import { recordEvents } from '../../test/recorded-events';
+import { noticesIn, recordEvents } from '../../test/recorded-events';
 
 const userNotFound = { message: 'User not found', code: 'NOT_FOUND' };
 const onlyParticipants = {
@@ -89,15 +89,12 @@ describe('POST /api/reviews', () => {
       createdAt: isoTimestamp,
       reviewer: { full_name: creator.full_name, username: creator.username },
     });
-    expect(recorder.take()).toEqual([
+    expect(noticesIn(recorder.take())).toEqual([
       {
-        audience: { users: [dealmaker.user.id] },
-        event: 'notification',
-        payload: {
-          kind: 'review-received',
-          dealId: deal.id,
-          message: `${creator.username} left you a 5-star review for "${deal.title}".`,
-        },
+        to: dealmaker.user.id,
+        kind: 'review-received',
+        dealId: deal.id,
+        message: `${creator.username} left you a 5-star review for "${deal.title}".`,
       },
     ]);
   });

@@ -1,5 +1,5 @@
 import type { User } from '../../../contract/users';
-import type { UserRow } from './users.repository';
+import type { UserRow } from '../../db/schema';
 
 export const profilePicturePath = (pictureId: string) => `/uploads/profile-pictures/${pictureId}.webp`;
 

@@ -1,17 +1,21 @@
 import { and, desc, eq, ilike, isNotNull, lt, notInArray, or, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
+import { prepared } from '../../db/prepared';
 import { users } from '../../db/schema';
+import { containsPattern } from '../../db/search';
 
-export type UserRow = typeof users.$inferSelect;
-
-/** `%keyword%` with LIKE's own wildcards escaped, so a search for "50%" means what it says. */
-export function containsPattern(keyword: string): string {
-  return `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
+const userById = prepared((db) =>
+  db
+    .select()
+    .from(users)
+    .where(eq(users.id, sql.placeholder('id')))
+    .prepare('user_by_id'),
+);
 
 export const usersRepository = {
-  findById(db: DbOrTx, id: number) {
-    return db.query.users.findFirst({ where: eq(users.id, id) });
+  async findById(db: DbOrTx, id: number) {
+    const [row] = await userById(db).execute({ id });
+    return row;
   },
 
   async lockById(db: DbOrTx, id: number) {

@@ -1,22 +1,21 @@
 import { limits } from '../../../contract/limits';
-import type { Db } from '../../db/client';
+import type { Db, DbOrTx, Tx } from '../../db/client';
+import type { UserRow, users } from '../../db/schema';
 import { notFound } from '../../lib/errors';
 import { presentUser } from './users.presenter';
 import { usersRepository } from './users.repository';
 
-/** The user directory: listing, searching and looking up other users. */
-export class UsersService {
-  constructor(
-    private readonly db: Db,
-    /** Ids of a deal's dealers and dealmaker (empty when there is no such deal); supplied by the deals feature. */
-    private readonly dealParticipantIds: (dealId: number) => Promise<number[]>,
-  ) {}
+type AccountChanges = Partial<typeof users.$inferInsert>;
 
-  /** Users a dealer may request as dealmaker: never the caller, nor the deal's dealers or dealmaker. */
-  async candidatesForRequest(callerId: number, keyword: string, dealId: number | undefined) {
-    const excludeIds = [callerId, ...(dealId ? await this.dealParticipantIds(dealId) : [])];
-    return this.list({ keyword, excludeIds });
-  }
+/**
+ * The users: the directory everyone signed in may browse, and the account rows
+ * behind it, which the auth and profile features read and change through the
+ * account methods below (the users table has one owner: this feature).
+ */
+export class UsersService {
+  constructor(private readonly db: Db) {}
+
+  // ── The directory ──
 
   async list(options: { keyword?: string; excludeIds?: number[]; limit?: number; beforeId?: number }) {
     const rows = await usersRepository.list(this.db, {
@@ -29,9 +28,7 @@ export class UsersService {
   }
 
   async getByUsername(username: string) {
-    const row = await usersRepository.findByUsername(this.db, username);
-    if (!row?.verifiedAt) throw notFound('User not found');
-    return presentUser(row);
+    return presentUser(await this.findVerifiedByUsername(username));
   }
 
   /** The account row of a verified user, for other features' rules; 404 when there is none. */
@@ -45,5 +42,40 @@ export class UsersService {
     const row = await usersRepository.findById(this.db, id);
     if (!row) throw notFound('User not found');
     return row;
+  }
+
+  // ── Accounts (auth, profile) ──
+
+  findAccountById(id: number, db: DbOrTx = this.db): Promise<UserRow | undefined> {
+    return usersRepository.findById(db, id);
+  }
+
+  findAccountByUsername(username: string): Promise<UserRow | undefined> {
+    return usersRepository.findByUsername(this.db, username);
+  }
+
+  findAccountByEmail(email: string): Promise<UserRow | undefined> {
+    return usersRepository.findByEmail(this.db, email);
+  }
+
+  findAccountByVerificationKeyHash(hash: string): Promise<UserRow | undefined> {
+    return usersRepository.findByVerificationKeyHash(this.db, hash);
+  }
+
+  createAccount(values: typeof users.$inferInsert): Promise<UserRow> {
+    return usersRepository.insert(this.db, values);
+  }
+
+  deleteAccount(id: number): Promise<void> {
+    return usersRepository.deleteById(this.db, id);
+  }
+
+  /** Locks the account row for the rest of the transaction. */
+  lockAccount(tx: Tx, id: number): Promise<UserRow | undefined> {
+    return usersRepository.lockById(tx, id);
+  }
+
+  updateAccount(id: number, changes: AccountChanges, db: DbOrTx = this.db): Promise<UserRow | undefined> {
+    return usersRepository.update(db, id, changes);
   }
 }

@@ -1,15 +1,10 @@
 import { errorCodes } from '../../../contract/errors';
-import { formatCents } from '../../../contract/money';
+import { formatUsdCents } from '../../../contract/money';
 import { maxWalletBalanceCents, type WalletTransactionType } from '../../../contract/wallet';
 import type { Tx } from '../../db/client';
-import { conflict } from '../../lib/errors';
-import {
-  type LedgerTransferRow,
-  ledgerRepository,
-  type WalletRow,
-  type WalletTransactionRow,
-  walletRepository,
-} from './wallet.repository';
+import type { WalletRow, WalletTransactionRow } from '../../db/schema';
+import { type AppError, conflict } from '../../lib/errors';
+import { ledgerRepository, walletRepository } from './wallet.repository';
 
 /** Where money can be: a user's wallet, a deal's escrow, or outside the product (deposits, withdrawals). */
 export type Account =
@@ -47,23 +42,23 @@ const walletTransactionType: Record<TransferKind, WalletTransactionType> = {
 };
 
 export type TransferResult = {
-  transfer: LedgerTransferRow;
-  /** The Transaction History rows written, one per wallet side. */
-  walletTransactions: WalletTransactionRow[];
-  /** The wallets touched, as they are after the transfer. */
-  wallets: WalletRow[];
+  /** The wallet side's Transaction History row. */
+  transaction: WalletTransactionRow;
+  /** The wallet as it is after the transfer. */
+  wallet: WalletRow;
 };
 
 /**
  * The one place that moves money (DESIGN.md §6). One transfer moves a
- * positive amount from one account to another: it writes the ledger_transfers
- * row, updates each wallet side and writes that wallet's history row with the
- * balance right after it, all inside the caller's transaction.
+ * positive amount between a wallet and another account (an escrow, or the
+ * outside world), in one statement inside the caller's transaction: the
+ * ledger_transfers row, the wallet's new balance (its row locked from here to
+ * the commit) and its history row with the balance right after it.
  *
- * The caller must already hold the locks (deal → escrow → wallets by
- * ascending user id) and have checked its rules, including that the paying
- * wallet has enough: the checks here are a last line of defence that refuses
- * to take any wallet or escrow below zero.
+ * The caller must already hold its other locks (deal → escrow) and have
+ * checked its rules, including that the paying wallet has enough: the checks
+ * here are a last line of defence that refuses to take any wallet or escrow
+ * below zero.
  */
 export async function transfer(
   tx: Tx,
@@ -75,6 +70,8 @@ export async function transfer(
     dealId?: number | null;
     /** Shown in the Transaction History. */
     description: string;
+    /** Says why a wallet cannot pay (its balance would go below zero), in the caller's words. */
+    insufficient?: (wallet: WalletRow) => AppError;
   },
 ): Promise<TransferResult> {
   const { kind, from, to, amountCents } = input;
@@ -83,56 +80,43 @@ export async function transfer(
   if (!Number.isSafeInteger(amountCents) || amountCents <= 0) {
     throw new Error(`ledger: refusing to transfer ${amountCents} cents`);
   }
-  if (fromName === toName) throw new Error(`ledger: ${fromName} cannot pay itself`);
+  const side =
+    from.kind === 'wallet' && to.kind !== 'wallet'
+      ? { userId: from.userId, sign: -1 }
+      : to.kind === 'wallet' && from.kind !== 'wallet'
+        ? { userId: to.userId, sign: 1 }
+        : null;
+  if (!side) throw new Error(`ledger: a transfer has exactly one wallet side (${fromName} → ${toName})`);
   if (from.kind === 'escrow') {
     const held = await ledgerRepository.balanceOf(tx, fromName);
     if (held < amountCents) {
       throw new Error(`ledger: ${fromName} holds ${held} cents and cannot pay out ${amountCents}`);
     }
   }
-
-  const transferRow = await ledgerRepository.insertTransfer(tx, {
-    kind,
-    fromAccount: fromName,
-    toAccount: toName,
-    amountCents,
-    dealId: input.dealId ?? null,
-  });
-
-  const sides: Array<{ userId: number; sign: 1 | -1 }> = [];
-  if (from.kind === 'wallet') sides.push({ userId: from.userId, sign: -1 });
-  if (to.kind === 'wallet') sides.push({ userId: to.userId, sign: 1 });
-  sides.sort((a, b) => a.userId - b.userId);
-
-  const walletTransactions: WalletTransactionRow[] = [];
-  const wallets: WalletRow[] = [];
-  for (const { userId, sign } of sides) {
-    const wallet = await walletRepository.applyDelta(tx, userId, {
-      balanceCents: sign * amountCents,
+  const move = () =>
+    walletRepository.moveWallet(tx, {
+      userId: side.userId,
+      delta: side.sign * amountCents,
       depositedCents: kind === 'deposit' ? amountCents : 0,
       withdrawnCents: kind === 'withdraw' ? amountCents : 0,
+      maxBalanceCents: maxWalletBalanceCents,
+      transfer: { kind, fromAccount: fromName, toAccount: toName, amountCents, dealId: input.dealId ?? null },
+      history: { type: walletTransactionType[kind], description: input.description },
     });
-    if (!wallet) {
-      throw conflict(
-        `Insufficient balance for a payment of $${formatCents(amountCents)}.`,
-        errorCodes.insufficientFunds,
-      );
-    }
-    if (wallet.balanceCents > maxWalletBalanceCents) {
-      throw conflict('This would take the wallet above its maximum balance.');
-    }
-    wallets.push(wallet);
-    walletTransactions.push(
-      await walletRepository.insertTransaction(tx, {
-        userId,
-        transferId: transferRow.id,
-        type: walletTransactionType[kind],
-        amountCents: sign * amountCents,
-        balanceAfterCents: wallet.balanceCents,
-        description: input.description,
-        dealId: input.dealId ?? null,
-      }),
-    );
-  }
-  return { transfer: transferRow, walletTransactions, wallets };
+  const moved = await move();
+  if (moved) return moved;
+  // Nothing moved: the user may have no wallet yet (their first movement creates it, and the wallet
+  // may just have been created by a movement racing this one), or the balance refused the amount.
+  await walletRepository.ensure(tx, side.userId);
+  const retried = await move();
+  if (retried) return retried;
+  if (side.sign > 0) throw conflict('This would take the wallet above its maximum balance.');
+  const wallet = (await walletRepository.find(tx, side.userId))!;
+  throw (
+    input.insufficient?.(wallet) ??
+    conflict(
+      `Insufficient balance for a payment of ${formatUsdCents(amountCents)}.`,
+      errorCodes.insufficientFunds,
+    )
+  );
 }

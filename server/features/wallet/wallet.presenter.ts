@@ -1,7 +1,12 @@
-import { centsToDollars } from '../../../contract/money';
-import type { Escrow, EscrowStatusValue, Wallet, WalletTransaction } from '../../../contract/wallet';
-import type { EscrowRow } from './escrow.repository';
-import type { WalletRow, WalletTransactionRow } from './wallet.repository';
+import { centsToDollars, dollarsToCents, formatCents } from '../../../contract/money';
+import {
+  balanceBefore,
+  signedAmount,
+  transactionReference,
+  type Wallet,
+  type WalletTransaction,
+} from '../../../contract/wallet';
+import type { WalletRow, WalletTransactionRow } from '../../db/schema';
 
 /** A wallet on the wire; a user who never had a wallet row has zeros. */
 export function presentWallet(row: WalletRow | undefined): Wallet {
@@ -25,13 +30,45 @@ export function presentTransaction(row: WalletTransactionRow): WalletTransaction
   };
 }
 
-export function presentEscrow(row: EscrowRow): Escrow {
-  return {
-    amount: centsToDollars(row.amountCents),
-    status: row.status as EscrowStatusValue,
-    creatorPaid: row.creatorPaid,
-    counterpartPaid: row.counterpartPaid,
-    creatorAmount: centsToDollars(row.creatorShareCents),
-    counterpartAmount: centsToDollars(row.counterpartShareCents),
-  };
+const csvColumns = [
+  'reference',
+  'date',
+  'type',
+  'description',
+  'amount',
+  'balance_before',
+  'balance_after',
+  'deal_id',
+] as const;
+
+/** Signed plain decimals ('-5250.00'), which every spreadsheet reads as numbers. */
+const csvAmount = (dollars: number) => {
+  const cents = dollarsToCents(Math.abs(dollars)) ?? 0;
+  return formatCents(dollars < 0 ? -cents : cents);
+};
+
+/**
+ * One CSV field: quoted when it holds a comma, quote or line break; text a spreadsheet would run as a
+ * formula (a deal title starting with '=', '+', '-', '@') is prefixed with an apostrophe.
+ */
+function csvField(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+/** The Transaction History as CSV (RFC 4180, CRLF line ends), with a header line. */
+export function transactionsToCsv(transactions: WalletTransaction[]): string {
+  const lines = transactions.map((t) =>
+    [
+      transactionReference(t.id),
+      t.createdAt,
+      t.type,
+      csvField(t.description),
+      csvAmount(signedAmount(t)),
+      csvAmount(balanceBefore(t)),
+      csvAmount(t.balanceAfter),
+      t.dealId === undefined ? '' : String(t.dealId),
+    ].join(','),
+  );
+  return `${[csvColumns.join(','), ...lines].join('\r\n')}\r\n`;
 }

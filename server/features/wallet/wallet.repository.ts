@@ -1,12 +1,21 @@
 import { and, desc, eq, lt, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { idempotencyKeys, ledgerTransfers, wallets, walletTransactions } from '../../db/schema';
+import { prepared } from '../../db/prepared';
+import {
+  ledgerTransfers,
+  type WalletRow,
+  type WalletTransactionRow,
+  wallets,
+  walletTransactions,
+} from '../../db/schema';
 
-export type WalletRow = typeof wallets.$inferSelect;
-export type WalletTransactionRow = typeof walletTransactions.$inferSelect;
-export type LedgerTransferRow = typeof ledgerTransfers.$inferSelect;
-export type IdempotencyKeyRow = typeof idempotencyKeys.$inferSelect;
-
+const walletOf = prepared((db) =>
+  db
+    .select()
+    .from(wallets)
+    .where(eq(wallets.userId, sql.placeholder('userId')))
+    .prepare('wallet_of_user'),
+);
 export const walletRepository = {
   /** Creates the user's empty wallet unless it exists; safe when two requests race to create it. */
   async ensure(db: DbOrTx, userId: number) {
@@ -14,67 +23,107 @@ export const walletRepository = {
   },
 
   async find(db: DbOrTx, userId: number) {
-    const [row] = await db.select().from(wallets).where(eq(wallets.userId, userId));
+    const [row] = await walletOf(db).execute({ userId });
     return row;
   },
 
-  /** Locks the wallets in ascending user id order, the one order every movement uses. */
-  async lockMany(db: DbOrTx, userIds: number[]) {
-    const ordered = [...new Set(userIds)].sort((a, b) => a - b);
-    const rows: WalletRow[] = [];
-    for (const userId of ordered) {
-      const [row] = await db.select().from(wallets).where(eq(wallets.userId, userId)).for('update');
-      if (row) rows.push(row);
-    }
-    return rows;
+  /**
+   * One transfer with one wallet side, in one statement: the wallet changes by
+   * `delta` (locking its row until the transaction ends), the ledger_transfers
+   * row and the wallet's history row (with the balance right after) are
+   * written. Nothing happens — and nothing comes back — when there is no such
+   * wallet or the balance would leave [0, maxBalance].
+   */
+  async moveWallet(
+    db: DbOrTx,
+    move: {
+      userId: number;
+      delta: number;
+      depositedCents: number;
+      withdrawnCents: number;
+      maxBalanceCents: number;
+      transfer: {
+        kind: string;
+        fromAccount: string;
+        toAccount: string;
+        amountCents: number;
+        dealId: number | null;
+      };
+      history: { type: string; description: string };
+    },
+  ): Promise<{ wallet: WalletRow; transaction: WalletTransactionRow } | undefined> {
+    const { userId, delta, transfer, history } = move;
+    const result = (await db.execute(sql`
+      with moved as (
+        update wallets
+           set balance_cents = balance_cents + ${delta},
+               total_deposited_cents = total_deposited_cents + ${move.depositedCents},
+               total_withdrawn_cents = total_withdrawn_cents + ${move.withdrawnCents},
+               updated_at = now()
+         where user_id = ${userId}
+           and balance_cents + ${delta} between 0 and ${move.maxBalanceCents}
+        returning *
+      ), transfer as (
+        insert into ledger_transfers (kind, from_account, to_account, amount_cents, deal_id)
+        select ${transfer.kind}, ${transfer.fromAccount}, ${transfer.toAccount}, ${transfer.amountCents}, ${transfer.dealId}::int
+          from moved
+        returning id
+      ), history as (
+        insert into wallet_transactions (user_id, transfer_id, type, amount_cents, balance_after_cents, description, deal_id)
+        select ${userId}, transfer.id, ${history.type}, ${delta}, moved.balance_cents, ${history.description}, ${transfer.dealId}::int
+          from moved, transfer
+        returning id, created_at, transfer_id
+      )
+      select moved.balance_cents, moved.total_deposited_cents, moved.total_withdrawn_cents, moved.updated_at,
+             history.id as transaction_id, history.created_at, history.transfer_id
+        from moved, history`)) as unknown as { rows: Array<Record<string, string | Date>> };
+    const row = result.rows[0];
+    if (!row) return undefined;
+    const wallet: WalletRow = {
+      userId,
+      balanceCents: Number(row.balance_cents),
+      totalDepositedCents: Number(row.total_deposited_cents),
+      totalWithdrawnCents: Number(row.total_withdrawn_cents),
+      updatedAt: new Date(row.updated_at!),
+    };
+    return {
+      wallet,
+      transaction: {
+        id: Number(row.transaction_id),
+        userId,
+        transferId: Number(row.transfer_id),
+        type: history.type,
+        amountCents: delta,
+        balanceAfterCents: wallet.balanceCents,
+        description: history.description,
+        dealId: transfer.dealId,
+        createdAt: new Date(row.created_at!),
+      },
+    };
   },
 
-  /** Applies a change to a locked wallet; undefined when it would take the balance below zero. */
-  async applyDelta(
+  /** Newest first; `beforeId` pages back, `type` keeps one type; no `limit` lists them all. */
+  listTransactions(
     db: DbOrTx,
     userId: number,
-    change: { balanceCents: number; depositedCents: number; withdrawnCents: number },
+    options: { beforeId?: number; limit?: number; type?: string },
   ) {
-    const [row] = await db
-      .update(wallets)
-      .set({
-        balanceCents: sql`${wallets.balanceCents} + ${change.balanceCents}`,
-        totalDepositedCents: sql`${wallets.totalDepositedCents} + ${change.depositedCents}`,
-        totalWithdrawnCents: sql`${wallets.totalWithdrawnCents} + ${change.withdrawnCents}`,
-        updatedAt: new Date(),
-      })
-      .where(and(eq(wallets.userId, userId), sql`${wallets.balanceCents} + ${change.balanceCents} >= 0`))
-      .returning();
-    return row;
-  },
-
-  async insertTransaction(db: DbOrTx, values: typeof walletTransactions.$inferInsert) {
-    const [row] = await db.insert(walletTransactions).values(values).returning();
-    return row!;
-  },
-
-  /** Newest first; `beforeId` pages back. */
-  listTransactions(db: DbOrTx, userId: number, options: { beforeId?: number; limit: number }) {
-    return db
+    const query = db
       .select()
       .from(walletTransactions)
       .where(
         and(
           eq(walletTransactions.userId, userId),
           options.beforeId ? lt(walletTransactions.id, options.beforeId) : undefined,
+          options.type ? eq(walletTransactions.type, options.type) : undefined,
         ),
       )
-      .orderBy(desc(walletTransactions.id))
-      .limit(options.limit);
+      .orderBy(desc(walletTransactions.id));
+    return options.limit === undefined ? query : query.limit(options.limit);
   },
 };
 
 export const ledgerRepository = {
-  async insertTransfer(db: DbOrTx, values: typeof ledgerTransfers.$inferInsert) {
-    const [row] = await db.insert(ledgerTransfers).values(values).returning();
-    return row!;
-  },
-
   /** An account's balance as the ledger tells it: everything in minus everything out. */
   async balanceOf(db: DbOrTx, account: string): Promise<number> {
     const [row] = await db
@@ -84,28 +133,5 @@ export const ledgerRepository = {
       .from(ledgerTransfers)
       .where(or(eq(ledgerTransfers.toAccount, account), eq(ledgerTransfers.fromAccount, account)));
     return Number(row?.balance ?? 0);
-  },
-};
-
-export const idempotencyRepository = {
-  async find(db: DbOrTx, userId: number, key: string) {
-    const [row] = await db
-      .select()
-      .from(idempotencyKeys)
-      .where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key)));
-    return row;
-  },
-
-  async insert(db: DbOrTx, values: typeof idempotencyKeys.$inferInsert) {
-    await db.insert(idempotencyKeys).values(values);
-  },
-
-  /**
-   * Holds a transaction-scoped advisory lock on (user, key): concurrent
-   * retries with the same key run one after another, so the second finds the
-   * first one's stored answer instead of moving money again.
-   */
-  async lock(db: DbOrTx, userId: number, key: string) {
-    await db.execute(sql`select pg_advisory_xact_lock(${userId}::int, hashtext(${key}))`);
   },
 };

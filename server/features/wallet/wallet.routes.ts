@@ -1,60 +1,71 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { idempotentHeadersSchema } from '../../../contract/idempotency';
 import {
   depositRequestSchema,
-  idempotentHeadersSchema,
+  walletExportQuerySchema,
   walletMovementResponseSchema,
   walletSchema,
   walletTransactionListSchema,
   walletTransactionsQuerySchema,
   withdrawRequestSchema,
 } from '../../../contract/wallet';
-import { dealCallErrors } from '../../lib/route-responses';
-import { bearerSecurity, currentUser, signedIn } from '../auth/auth.guard';
-import { idempotencyOf, sendOutcome } from './idempotency';
+import { idempotencyOf, sendOutcome } from '../../lib/idempotency';
+import { currentUser, routeDefaults } from '../../lib/route-guard';
 
-const errors = dealCallErrors;
-const guarded = signedIn;
-const security = bearerSecurity;
-const tags = ['wallet'];
 const idempotencyNote =
   ' Send an Idempotency-Key header (≤ 200 characters) to make retries safe: the same key replays the first answer.';
 
 export const walletRoutes: FastifyPluginAsyncZod = async (app) => {
+  routeDefaults(app, { tags: ['wallet'], signedIn: true });
   const { wallet } = app.services;
 
-  app.get(
-    '/api/wallet',
-    { ...guarded, schema: { tags, security, response: { 200: walletSchema, ...errors } } },
-    async (request) => wallet.get(currentUser(request).id),
+  app.get('/api/wallet', { schema: { response: { 200: walletSchema } } }, async (request) =>
+    wallet.get(currentUser(request).id),
   );
 
   app.get(
     '/api/wallet/transactions',
     {
-      ...guarded,
       schema: {
-        tags,
-        security,
         description:
           'Transaction History, newest first. `amount` is unsigned: deposit, escrow_refund and payment_received add to the balance, withdraw and escrow_lock take from it.',
         querystring: walletTransactionsQuerySchema,
-        response: { 200: walletTransactionListSchema, ...errors },
+        response: { 200: walletTransactionListSchema },
       },
     },
     async (request) => wallet.transactions(currentUser(request).id, request.query),
   );
 
+  app.get(
+    '/api/wallet/transactions.csv',
+    {
+      schema: {
+        description:
+          'The whole Transaction History (or one `type` of it), newest first, as a CSV download: reference, date, type, description, signed amount, balance before and after, deal id.',
+        querystring: walletExportQuerySchema,
+        produces: ['text/csv'],
+      },
+    },
+    async (request, reply) => {
+      const csv = await wallet.transactionsCsv(currentUser(request).id, request.query);
+      const day = new Date().toISOString().slice(0, 10);
+      const suffix = request.query.type ? `-${request.query.type}` : '';
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="dealmaker-transactions${suffix}-${day}.csv"`)
+        .header('cache-control', 'no-store')
+        .send(csv);
+    },
+  );
+
   app.post(
     '/api/wallet/deposit',
     {
-      ...guarded,
       schema: {
-        tags,
-        security,
         description: `Simulated deposit of 0.01 – 1,000,000.00 dollars.${idempotencyNote}`,
         headers: idempotentHeadersSchema,
         body: depositRequestSchema,
-        response: { 200: walletMovementResponseSchema, ...errors },
+        response: { 200: walletMovementResponseSchema },
       },
     },
     async (request, reply) =>
@@ -71,14 +82,11 @@ export const walletRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/wallet/withdraw',
     {
-      ...guarded,
       schema: {
-        tags,
-        security,
         description: `Withdraws up to the balance (409 INSUFFICIENT_FUNDS beyond it).${idempotencyNote}`,
         headers: idempotentHeadersSchema,
         body: withdrawRequestSchema,
-        response: { 200: walletMovementResponseSchema, ...errors },
+        response: { 200: walletMovementResponseSchema },
       },
     },
     async (request, reply) =>

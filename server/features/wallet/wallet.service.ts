@@ -1,109 +1,170 @@
 import { errorCodes } from '../../../contract/errors';
 import { limits } from '../../../contract/limits';
-import { formatCents } from '../../../contract/money';
-import type { WalletMovementResponse } from '../../../contract/wallet';
-import type { Db, DbOrTx, Tx } from '../../db/client';
+import { formatUsdCents } from '../../../contract/money';
+import type { WalletMovementResponse, WalletTransactionType } from '../../../contract/wallet';
+import type { Db, Tx } from '../../db/client';
+import type { WalletRow } from '../../db/schema';
+import type { Transact } from '../../db/transaction';
 import { conflict } from '../../lib/errors';
-import { type IdempotencyRequest, idempotent, type Outcome } from './idempotency';
-import { accounts, transfer } from './ledger';
-import { runTransaction } from './run-transaction';
-import { presentTransaction, presentWallet } from './wallet.presenter';
-import { type WalletRow, walletRepository } from './wallet.repository';
+import { type IdempotencyRequest, idempotent } from '../../lib/idempotency';
+import { accounts, type TransferResult, transfer } from './ledger';
+import { checkLedger } from './ledger-check';
+import { presentTransaction, presentWallet, transactionsToCsv } from './wallet.presenter';
+import { walletRepository } from './wallet.repository';
 
-/** A user's wallet: balance, history, deposits and withdrawals (DESIGN.md §5 Wallet). */
+/** One movement between a wallet and a deal's escrow, as the escrow feature asks for it. */
+export type EscrowMovement = { userId: number; dealId: number; amountCents: number; description: string };
+
+/**
+ * A user's wallet (DESIGN.md §5 Wallet) and the ledger behind it (§6): the
+ * only place that moves money. Deposits and withdrawals are its own calls;
+ * the escrow feature moves money between wallets and escrows through
+ * `moveToEscrow` / `moveFromEscrow`, inside its own transaction.
+ */
 export class WalletService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly transact: Transact,
+  ) {}
 
+  /** The user's wallet; the first look creates its (empty) row. */
   async get(userId: number) {
+    const existing = await walletRepository.find(this.db, userId);
+    if (existing) return presentWallet(existing);
     await walletRepository.ensure(this.db, userId);
     return presentWallet(await walletRepository.find(this.db, userId));
   }
 
-  async transactions(userId: number, options: { limit?: number; before?: number }) {
+  async transactions(
+    userId: number,
+    options: { limit?: number; before?: number; type?: WalletTransactionType },
+  ) {
     const rows = await walletRepository.listTransactions(this.db, userId, {
       beforeId: options.before,
       limit: Math.min(options.limit ?? limits.page.defaultLimit, limits.page.maxLimit),
+      type: options.type,
     });
     return rows.map(presentTransaction);
   }
 
+  /** Every money invariant, checked from the database (the operators' ledger check). */
+  checkLedger() {
+    return checkLedger(this.db);
+  }
+
+  /** The whole Transaction History (or one type of it), newest first, as CSV. */
+  async transactionsCsv(userId: number, options: { type?: WalletTransactionType }) {
+    const rows = await walletRepository.listTransactions(this.db, userId, { type: options.type });
+    return transactionsToCsv(rows.map(presentTransaction));
+  }
+
   /** Simulated deposit (no payment provider): money comes in from the outside world. */
-  async deposit(
-    userId: number,
-    amountCents: number,
-    idempotency?: IdempotencyRequest,
-  ): Promise<Outcome<WalletMovementResponse>> {
-    return runTransaction(this.db, (tx) =>
-      idempotent(tx, userId, idempotency, async () => {
-        await this.lockWallet(tx, userId);
-        const moved = await transfer(tx, {
-          kind: 'deposit',
-          from: accounts.world,
-          to: accounts.wallet(userId),
-          amountCents,
-          description: `Deposit of $${formatCents(amountCents)}`,
-        });
-        return {
-          statusCode: 200,
-          body: {
-            message: `Successfully deposited $${formatCents(amountCents)}`,
-            wallet: presentWallet(moved.wallets[0]),
-            transaction: presentTransaction(moved.walletTransactions[0]!),
-          },
-        };
-      }),
+  deposit(userId: number, amountCents: number, idempotency?: IdempotencyRequest) {
+    return this.transact((tx) =>
+      idempotent(tx, userId, idempotency, async () =>
+        movementAnswer(
+          `Successfully deposited ${formatUsdCents(amountCents)}`,
+          await transfer(tx, {
+            kind: 'deposit',
+            from: accounts.world,
+            to: accounts.wallet(userId),
+            amountCents,
+            description: `Deposit of ${formatUsdCents(amountCents)}`,
+          }),
+        ),
+      ),
     );
   }
 
   /** Money goes back out, never more than the balance. */
-  async withdraw(
-    userId: number,
-    amountCents: number,
-    idempotency?: IdempotencyRequest,
-  ): Promise<Outcome<WalletMovementResponse>> {
-    return runTransaction(this.db, (tx) =>
-      idempotent(tx, userId, idempotency, async () => {
-        const wallet = await this.lockWallet(tx, userId);
-        if (wallet.balanceCents < amountCents) {
-          throw conflict(
-            `Insufficient balance: you asked to withdraw $${formatCents(amountCents)}, your balance is $${formatCents(wallet.balanceCents)}.`,
-            errorCodes.insufficientFunds,
-          );
-        }
-        const moved = await transfer(tx, {
-          kind: 'withdraw',
-          from: accounts.wallet(userId),
-          to: accounts.world,
-          amountCents,
-          description: `Withdrawal of $${formatCents(amountCents)}`,
-        });
-        return {
-          statusCode: 200,
-          body: {
-            message: `Successfully withdrew $${formatCents(amountCents)}`,
-            wallet: presentWallet(moved.wallets[0]),
-            transaction: presentTransaction(moved.walletTransactions[0]!),
-          },
-        };
-      }),
+  withdraw(userId: number, amountCents: number, idempotency?: IdempotencyRequest) {
+    return this.transact((tx) =>
+      idempotent(tx, userId, idempotency, async () =>
+        movementAnswer(
+          `Successfully withdrew ${formatUsdCents(amountCents)}`,
+          await transfer(tx, {
+            kind: 'withdraw',
+            from: accounts.wallet(userId),
+            to: accounts.world,
+            amountCents,
+            description: `Withdrawal of ${formatUsdCents(amountCents)}`,
+            insufficient: (wallet) =>
+              conflict(
+                `Insufficient balance: you asked to withdraw ${formatUsdCents(amountCents)}, your balance is ${formatUsdCents(wallet.balanceCents)}.`,
+                errorCodes.insufficientFunds,
+              ),
+          }),
+        ),
+      ),
     );
   }
 
   /**
-   * Creates the wallet if needed and locks it for the rest of the transaction.
-   * Other features' movements (escrow, completion) call this after locking
-   * their deal and escrow rows, keeping the one lock order.
+   * A dealer's half goes from their wallet into the deal's escrow, refused
+   * with 409 INSUFFICIENT_FUNDS when the balance is short. Answers the wallet
+   * after it (unchanged for a zero share: a one-cent budget's counterpart).
    */
-  async lockWallet(tx: Tx, userId: number): Promise<WalletRow> {
-    const [existing] = await walletRepository.lockMany(tx, [userId]);
-    if (existing) return existing;
-    await walletRepository.ensure(tx, userId);
-    const [row] = await walletRepository.lockMany(tx, [userId]);
-    if (!row) throw new Error(`wallet of user ${userId} vanished while locking it`);
-    return row;
+  async moveToEscrow(tx: Tx, movement: EscrowMovement): Promise<WalletRow> {
+    const { userId, dealId, amountCents } = movement;
+    if (amountCents === 0) return this.walletOf(tx, userId);
+    const moved = await transfer(tx, {
+      kind: 'escrow_lock',
+      from: accounts.wallet(userId),
+      to: accounts.escrow(dealId),
+      amountCents,
+      dealId,
+      description: movement.description,
+      insufficient: (wallet) =>
+        conflict(
+          `Insufficient balance: you need ${formatUsdCents(amountCents)}, your balance is ${formatUsdCents(wallet.balanceCents)}. Please deposit first.`,
+          errorCodes.insufficientFunds,
+        ),
+    });
+    return moved.wallet;
   }
 
-  async find(db: DbOrTx, userId: number) {
-    return presentWallet(await walletRepository.find(db, userId));
+  /**
+   * Money leaves the deal's escrow for a wallet: a half taken back
+   * (`escrow_refund`) or the payment to the dealmaker (`escrow_release`,
+   * shown to them as payment_received). Answers the wallet after it.
+   */
+  async moveFromEscrow(
+    tx: Tx,
+    kind: 'escrow_refund' | 'escrow_release',
+    movement: EscrowMovement,
+  ): Promise<WalletRow> {
+    const { userId, dealId, amountCents } = movement;
+    if (amountCents === 0) return this.walletOf(tx, userId);
+    const moved = await transfer(tx, {
+      kind,
+      from: accounts.escrow(dealId),
+      to: accounts.wallet(userId),
+      amountCents,
+      dealId,
+      description: movement.description,
+    });
+    return moved.wallet;
   }
+
+  /** The user's wallet row, created empty if they never had one. */
+  private async walletOf(tx: Tx, userId: number): Promise<WalletRow> {
+    const existing = await walletRepository.find(tx, userId);
+    if (existing) return existing;
+    await walletRepository.ensure(tx, userId);
+    return (await walletRepository.find(tx, userId))!;
+  }
+}
+
+function movementAnswer(
+  message: string,
+  moved: TransferResult,
+): { statusCode: number; body: WalletMovementResponse } {
+  return {
+    statusCode: 200,
+    body: {
+      message,
+      wallet: presentWallet(moved.wallet),
+      transaction: presentTransaction(moved.transaction),
+    },
+  };
 }

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { idempotencyKeys, wallets, walletTransactions } from '../../db/schema';
 import { signInFirst } from '../../test/expected-errors';
 import { type SignedUpUser, signUp, startTestServer, type TestServer } from '../../test/harness';
-import { auditLedger } from './ledger-audit';
-import { balanceOf, deposit } from './wallet-fixtures';
+import { auditLedger } from '../../test/ledger-audit';
+import { balanceOf, dealWithDealmaker, deposit, payHalf } from '../../test/money-fixtures';
 
 const isoTimestamp = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
 const validation = (message: string, field = 'amount') => ({
@@ -14,7 +14,7 @@ const validation = (message: string, field = 'amount') => ({
 });
 const notANumber = validation('Amount must be a number');
 const badDecimals = validation('Amount must be a positive number with at most 2 decimals');
-const depositRange = validation('Amount must be between 0.01 and 1000000.00');
+const depositRange = validation('Amount must be between $0.01 and $1,000,000.00');
 const keyReused = {
   message: 'This Idempotency-Key was already used for a different request. Use a new key for a new request.',
   code: 'IDEMPOTENCY_KEY_REUSED',
@@ -113,7 +113,14 @@ describe('POST /api/wallet/deposit', () => {
     ['a tiny fraction', 0.001, badDecimals],
     ['more than the maximum', 1_000_000.01, depositRange],
     ['an absurd size', 1e21, badDecimals],
-    ['a string', '10', notANumber],
+    ['a string in exponent notation', '1e3', badDecimals],
+    ['a string with spaces', ' 12', badDecimals],
+    ['a string with 3 decimals', '12.345', badDecimals],
+    ['a negative string', '-5', badDecimals],
+    ['an empty string', '', badDecimals],
+    ['the string NaN', 'NaN', badDecimals],
+    ['the string 0', '0', depositRange],
+    ['an array', [10], notANumber],
     ['null (what NaN and Infinity become in JSON)', null, notANumber],
     ['a boolean', true, notANumber],
   ])('refuses %s with 400 and changes nothing', async (_name, amount, body) => {
@@ -124,6 +131,18 @@ describe('POST /api/wallet/deposit', () => {
     expect(response.status).toBe(400);
     expect(response.body).toEqual(body);
     expect(await snapshot(user)).toEqual(before);
+  });
+
+  it.each([
+    ['10', 10],
+    ['10.5', 10.5],
+    ['10.50', 10.5],
+  ])('takes the amount %j as a decimal string, exactly', async (amount, dollars) => {
+    const user = await signUp(server);
+    const response = await depositWith(user, { amount });
+    expect(response.status).toBe(200);
+    expect(response.body.wallet.balance).toBe(dollars);
+    expect(response.body.transaction.amount).toBe(dollars);
   });
 
   it('refuses a missing amount, a missing body, an overflowing number and bad JSON', async () => {
@@ -207,10 +226,12 @@ describe('POST /api/wallet/withdraw', () => {
   });
 
   it.each([
-    ['zero', 0, validation('Amount must be between 0.01 and 1000000000.00')],
+    ['zero', 0, validation('Amount must be between $0.01 and $1,000,000,000.00')],
     ['a negative amount', -1, badDecimals],
     ['more than 2 decimals', 5.555, badDecimals],
-    ['a string', '5', notANumber],
+    ['a string with 3 decimals', '5.555', badDecimals],
+    ['a string in exponent notation', '5e0', badDecimals],
+    ['a boolean', true, notANumber],
   ])('refuses %s with 400', async (_name, amount, body) => {
     const user = await signUp(server);
     await deposit(server, user, 10);
@@ -219,6 +240,14 @@ describe('POST /api/wallet/withdraw', () => {
     expect(response.status).toBe(400);
     expect(response.body).toEqual(body);
     expect(await snapshot(user)).toEqual(before);
+  });
+
+  it('takes the amount as a decimal string, exactly', async () => {
+    const user = await signUp(server);
+    await deposit(server, user, 10);
+    const response = await withdrawWith(user, { amount: '2.5' });
+    expect(response.status).toBe(200);
+    expect(response.body.wallet.balance).toBe(7.5);
   });
 
   it('never lets concurrent withdrawals overdraw the wallet', async () => {
@@ -307,6 +336,108 @@ describe('GET /api/wallet/transactions', () => {
     expect((await server.get('/api/wallet/transactions', { token: user.token })).body).toHaveLength(50);
     expect((await server.get('/api/wallet/transactions?limit=100', { token: user.token })).body).toHaveLength(
       60,
+    );
+  });
+});
+
+describe('GET /api/wallet/transactions?type=', () => {
+  it('keeps one type, pages within it, and refuses an unknown type with 400', async () => {
+    const user = await signUp(server);
+    await deposit(server, user, 30);
+    await withdrawWith(user, { amount: 5 });
+    await deposit(server, user, 20);
+    await deposit(server, user, 10);
+    const deposits = await server.get('/api/wallet/transactions?type=deposit', { token: user.token });
+    expect(deposits.status).toBe(200);
+    expect(deposits.body.map((t: { type: string; amount: number }) => [t.type, t.amount])).toEqual([
+      ['deposit', 10],
+      ['deposit', 20],
+      ['deposit', 30],
+    ]);
+    const page = await server.get(
+      `/api/wallet/transactions?type=deposit&limit=1&before=${deposits.body[0].id}`,
+      {
+        token: user.token,
+      },
+    );
+    expect(page.body.map((t: { amount: number }) => t.amount)).toEqual([20]);
+    const withdrawals = await server.get('/api/wallet/transactions?type=withdraw', { token: user.token });
+    expect(withdrawals.body).toMatchObject([{ type: 'withdraw', amount: 5, balanceAfter: 25 }]);
+    expect(
+      (await server.get('/api/wallet/transactions?type=escrow_lock', { token: user.token })).body,
+    ).toEqual([]);
+    const unknown = await server.get('/api/wallet/transactions?type=gift', { token: user.token });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.code).toBe('VALIDATION_FAILED');
+  });
+});
+
+describe('GET /api/wallet/transactions.csv', () => {
+  it('downloads the whole own history newest first, with signed amounts, balances before and after and the deal', async () => {
+    const [creator, counterpart, dealmaker, other] = await Promise.all([
+      signUp(server),
+      signUp(server),
+      signUp(server),
+      signUp(server),
+    ]);
+    const deal = await dealWithDealmaker(server, { creator, counterpart, dealmaker }, 2500.02);
+    await deposit(server, other, 7);
+    await deposit(server, creator, 25000);
+    expect((await payHalf(server, creator, deal.id)).status).toBe(200);
+    await withdrawWith(creator, { amount: 0.5 });
+    const history = (await server.get('/api/wallet/transactions', { token: creator.token })).body;
+
+    const response = await server.get('/api/wallet/transactions.csv', { token: creator.token });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(response.headers.get('content-disposition')).toMatch(
+      /^attachment; filename="dealmaker-transactions-\d{4}-\d{2}-\d{2}\.csv"$/,
+    );
+    const ref = (id: number) => `TX-${String(id).padStart(6, '0')}`;
+    expect(response.body.split('\r\n')).toEqual([
+      'reference,date,type,description,amount,balance_before,balance_after,deal_id',
+      `${ref(history[0].id)},${history[0].createdAt},withdraw,Withdrawal of $0.50,-0.50,23749.99,23749.49,`,
+      `${ref(history[1].id)},${history[1].createdAt},escrow_lock,"Escrow payment for ""${deal.title}""",-1250.01,25000.00,23749.99,${deal.id}`,
+      `${ref(history[2].id)},${history[2].createdAt},deposit,"Deposit of $25,000.00",25000.00,0.00,25000.00,`,
+      '',
+    ]);
+  });
+
+  it('exports one type, neutralises text a spreadsheet would run, and needs a signed-in user', async () => {
+    const [creator, counterpart, dealmaker] = await Promise.all([
+      signUp(server),
+      signUp(server),
+      signUp(server),
+    ]);
+    const deal = await dealWithDealmaker(server, { creator, counterpart, dealmaker }, 10);
+    await deposit(server, creator, 20);
+    await payHalf(server, creator, deal.id);
+    const locks = await server.get('/api/wallet/transactions.csv?type=escrow_lock', { token: creator.token });
+    expect(locks.status).toBe(200);
+    expect(locks.headers.get('content-disposition')).toMatch(/dealmaker-transactions-escrow_lock-/);
+    const lines = locks.body.trim().split('\r\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toContain(',escrow_lock,');
+
+    await server.db
+      .update(walletTransactions)
+      .set({ description: '=HYPERLINK("http://evil.test")' })
+      .where(eq(walletTransactions.userId, creator.user.id));
+    const all = await server.get('/api/wallet/transactions.csv', { token: creator.token });
+    expect(all.body).toContain(',"\'=HYPERLINK(""http://evil.test"")",');
+    expect(all.body).not.toMatch(/,=HYPERLINK/);
+
+    expect((await server.get('/api/wallet/transactions.csv')).status).toBe(401);
+    expect(
+      (await server.get('/api/wallet/transactions.csv?type=gift', { token: creator.token })).status,
+    ).toBe(400);
+  });
+
+  it('is a header line alone for a new user', async () => {
+    const user = await signUp(server);
+    const response = await server.get('/api/wallet/transactions.csv', { token: user.token });
+    expect(response.body).toBe(
+      'reference,date,type,description,amount,balance_before,balance_after,deal_id\r\n',
     );
   });
 });

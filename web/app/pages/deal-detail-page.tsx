@@ -5,21 +5,26 @@ import { EmptyState } from '../../components/ui/empty-state';
 import { AlertCircleIcon, ArrowLeftIcon, BriefcaseIcon } from '../../components/ui/icons';
 import { DocumentTitle, PageContainer } from '../../components/ui/page-header';
 import { LoadingState } from '../../components/ui/spinner';
-import { useAuth } from '../../features/auth/auth-context';
-import { DealCompletedSection } from '../../features/deal-completion/deal-completed-section';
-import { DealWorkActions } from '../../features/deal-completion/deal-work-actions';
-import { DealActionsSection } from '../../features/deals/deal-detail/deal-actions-section';
-import { DealBidsSection } from '../../features/deals/deal-detail/deal-bids-section';
-import { DealFinalizedSection } from '../../features/deals/deal-detail/deal-finalized-section';
-import { DealHeaderSection } from '../../features/deals/deal-detail/deal-header-section';
-import { DealParticipantsSection } from '../../features/deals/deal-detail/deal-participants-section';
-import { dealViewerOf } from '../../features/deals/deal-rules';
-import { useDeal } from '../../features/deals/deals-api';
-import { DealMessagesSection } from '../../features/messages/deal-messages-panel';
-import { EscrowStatusBox } from '../../features/wallet/escrow-status-box';
+import { useAuth } from '../../features/auth';
+import { RequestDealmakerSection } from '../../features/dealmaker-requests';
+import {
+  DealBidsSection,
+  DealFinalizedSection,
+  DealHeaderSection,
+  DealParticipantsSection,
+  DealVisitorSection,
+  dealViewerOf,
+  useDeal,
+} from '../../features/deals';
+import { DealCompletedSection, DealCompletionLines, EscrowStatusBox } from '../../features/escrow';
+import { DealMessagesSection } from '../../features/messages';
 import { ApiError } from '../../lib/api';
+import { DealWorkActions } from './deal-work-actions';
 
-/** One deal (/deals/:dealId): its sections in order, each showing only what its viewer may see. */
+/**
+ * One deal (/deals/:dealId), assembled from the features' sections in order; each section shows only
+ * what its viewer may see.
+ */
 export function DealDetailPage() {
   const { dealId: param = '' } = useParams();
   const dealId = /^\d+$/.test(param) ? Number(param) : Number.NaN;
@@ -52,9 +57,12 @@ export function DealDetailPage() {
   return (
     <PageContainer className="max-w-5xl space-y-6">
       <DealHeaderSection {...props} />
-      <DealParticipantsSection {...props} />
+      <DealParticipantsSection {...props}>
+        <DealCompletionLines deal={props.deal} />
+      </DealParticipantsSection>
+      <DealVisitorSection {...props} />
       <EscrowStatusBox {...props} />
-      <DealActionsSection {...props} />
+      <RequestDealmakerSection {...props} />
       <DealBidsSection {...props} />
       <DealFinalizedSection {...props} />
       <DealCompletedSection {...props} />

@@ -1,15 +1,16 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import type { Deal } from '../../../contract/deals';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
-import { Card } from '../../components/ui/card';
 import { EmptyState } from '../../components/ui/empty-state';
-import { AlertCircleIcon, HandshakeIcon, MailIcon } from '../../components/ui/icons';
+import { LoadFailedCard } from '../../components/ui/error-retry';
+import { HandshakeIcon, MailIcon } from '../../components/ui/icons';
 import { PageContainer, PageHeader } from '../../components/ui/page-header';
 import { LoadingState } from '../../components/ui/spinner';
-import { IncomingRequestsDialog } from '../../features/dealmaker-requests/incoming-requests-dialog';
-import { useDealmakerDeals } from '../../features/deals/deals-api';
+import { IncomingRequestsDialog } from '../../features/dealmaker-requests';
+import { DealTile, useDealmakerDeals } from '../../features/deals';
+import { UnreadMessagesBadge } from '../../features/messages';
 import { formatMoney } from '../../lib/money';
 
 /** The deals the user is the dealmaker of, and the requests asking them to be one. */
@@ -33,22 +34,14 @@ export function DealmakerPanelPage() {
       {deals.isPending ? (
         <LoadingState label="Loading your deals..." />
       ) : deals.isError ? (
-        <Card>
-          <EmptyState
-            icon={<AlertCircleIcon size={28} />}
-            title="Failed to load your deals."
-            description="Please check your connection and try again."
-            action={<Button onClick={() => deals.refetch()}>Try again</Button>}
-          />
-        </Card>
+        <LoadFailedCard title="Failed to load your deals." onRetry={deals.refetch} />
       ) : deals.data.length === 0 ? (
-        <div className="rounded-2xl border border-dashed border-slate-300 bg-white">
-          <EmptyState
-            icon={<HandshakeIcon size={28} />}
-            title="You are not the dealmaker of any deal yet"
-            description="Bid on deals from the Deals page, or accept a dealer's request, to become a dealmaker."
-          />
-        </div>
+        <EmptyState
+          framed="page"
+          icon={<HandshakeIcon size={28} />}
+          title="You are not the dealmaker of any deal yet"
+          description="Bid on deals from the Deals page, or accept a dealer's request, to become a dealmaker."
+        />
       ) : (
         <ul className="grid gap-5 sm:grid-cols-2 lg:grid-cols-3">
           {deals.data.map((deal) => (
@@ -64,39 +57,30 @@ export function DealmakerPanelPage() {
 
 function DealmakerDealCard({ deal }: { deal: Deal }) {
   const navigate = useNavigate();
-  const titleId = useId();
   return (
-    <li className="flex">
-      <article
-        aria-labelledby={titleId}
-        className="flex w-full flex-col rounded-2xl border border-slate-200/80 bg-white p-5 shadow-sm transition hover:shadow-md"
+    <DealTile
+      title={deal.title}
+      href={`/deals/${deal.id}`}
+      badge={
+        deal.is_completed ? <Badge tone="green">Completed</Badge> : <Badge tone="indigo">In progress</Badge>
+      }
+      note={<UnreadMessagesBadge dealId={deal.id} />}
+    >
+      <p className="mt-2 line-clamp-3 flex-1 text-sm break-words whitespace-pre-line text-slate-600">
+        {deal.description}
+      </p>
+      <dl className="mt-4 rounded-xl bg-slate-50 px-4 py-3 text-sm">
+        <dt className="text-xs font-medium text-slate-500">Budget</dt>
+        <dd className="font-semibold text-slate-900">{formatMoney(deal.budget)}</dd>
+      </dl>
+      <Button
+        variant="outline"
+        size="sm"
+        className="mt-4 w-full"
+        onClick={() => navigate(`/deals/${deal.id}`)}
       >
-        <div className="flex items-start justify-between gap-3">
-          <h2 id={titleId} className="min-w-0 font-semibold break-words text-slate-900">
-            {deal.title}
-          </h2>
-          {deal.is_completed ? (
-            <Badge tone="green">Completed</Badge>
-          ) : (
-            <Badge tone="indigo">In progress</Badge>
-          )}
-        </div>
-        <p className="mt-2 line-clamp-3 flex-1 text-sm break-words whitespace-pre-line text-slate-600">
-          {deal.description}
-        </p>
-        <dl className="mt-4 rounded-xl bg-slate-50 px-4 py-3 text-sm">
-          <dt className="text-xs font-medium text-slate-500">Budget</dt>
-          <dd className="font-semibold text-slate-900">{formatMoney(deal.budget)}</dd>
-        </dl>
-        <Button
-          variant="outline"
-          size="sm"
-          className="mt-4 w-full"
-          onClick={() => navigate(`/deals/${deal.id}`)}
-        >
-          View Deal
-        </Button>
-      </article>
-    </li>
+        View Deal
+      </Button>
+    </DealTile>
   );
 }

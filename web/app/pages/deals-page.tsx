@@ -1,44 +1,38 @@
-import { type FormEvent, useEffect, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { useState } from 'react';
 import type { Deal } from '../../../contract/deals';
-import { limits } from '../../../contract/limits';
-import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
-import { Card } from '../../components/ui/card';
 import { EmptyState } from '../../components/ui/empty-state';
-import { BriefcaseIcon, SearchIcon } from '../../components/ui/icons';
+import { LoadFailedCard } from '../../components/ui/error-retry';
+import { BriefcaseIcon } from '../../components/ui/icons';
+import { LoadMore } from '../../components/ui/load-more';
 import { PageContainer, PageHeader } from '../../components/ui/page-header';
 import { LoadingState } from '../../components/ui/spinner';
-import { useAuth } from '../../features/auth/auth-context';
-import { BidDialog } from '../../features/deals/bid-dialog';
-import { CreateDealDialog } from '../../features/deals/create-deal-dialog';
-import { DealCard } from '../../features/deals/deal-card';
-import { type Flash, FlashStrip, flashDurationMs } from '../../features/deals/deal-flash';
-import { useDealsList } from '../../features/deals/deals-api';
-import { MyDealsDialog } from '../../features/deals/my-deals-dialog';
+import { useAuth } from '../../features/auth';
+import {
+  BidDialog,
+  CreateDealDialog,
+  DealCard,
+  type Flash,
+  FlashStrip,
+  flashDurationMs,
+  MyDealsDialog,
+  useDealsList,
+} from '../../features/deals';
+import { UnreadMessagesBadge } from '../../features/messages';
 import { useTimedMessage } from '../../lib/use-timed-message';
+import { DealSearchForm, useDealSearch } from './deal-search';
 
 export function DealsPage() {
   const { user } = useAuth();
   const viewer = user?.username ?? '';
-  // The searched keyword lives in the address (?q=), so Back returns to the same results.
-  const [searchParams, setSearchParams] = useSearchParams();
-  const keyword = (searchParams.get('q') ?? '').trim();
-  const [draft, setDraft] = useState(keyword);
-  // Following a link to /deals (or Back) changes the keyword: the box shows it.
-  useEffect(() => setDraft(keyword), [keyword]);
+  const dealSearch = useDealSearch();
+  const { keyword } = dealSearch;
   const deals = useDealsList(keyword);
 
   const [flash, showFlash] = useTimedMessage<Flash>(flashDurationMs);
   const [creating, setCreating] = useState(false);
   const [myDealsOpen, setMyDealsOpen] = useState(false);
   const [bidDeal, setBidDeal] = useState<Deal | null>(null);
-
-  const search = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const next = draft.trim();
-    setSearchParams(next ? { q: next } : {}, { replace: true });
-  };
 
   const list = deals.data?.pages.flatMap((page) => page.deals);
 
@@ -65,54 +59,27 @@ export function DealsPage() {
         }
       />
 
-      <form onSubmit={search} className="mb-8 flex max-w-2xl gap-3">
-        <div className="relative flex-1">
-          <label htmlFor="deal-search" className="sr-only">
-            Search deals
-          </label>
-          <SearchIcon
-            size={18}
-            className="pointer-events-none absolute top-1/2 left-3.5 -translate-y-1/2 text-slate-400"
-          />
-          <input
-            id="deal-search"
-            type="search"
-            value={draft}
-            maxLength={limits.searchQuery.max}
-            onChange={(event) => setDraft(event.target.value)}
-            placeholder="Search deals by keyword..."
-            autoComplete="off"
-            className="h-11 w-full rounded-xl border border-slate-300 bg-white pr-4 pl-10 text-sm shadow-sm placeholder:text-slate-400 focus:border-indigo-500 focus:ring-2 focus:ring-indigo-500/30 focus:outline-none"
-          />
-        </div>
-        <Button type="submit" className="h-11">
-          Search
-        </Button>
-      </form>
+      <DealSearchForm search={dealSearch} />
 
       {deals.isPending ? (
         <LoadingState label="Loading deals" />
       ) : deals.isError && !list ? (
-        <Card>
-          <EmptyState
-            icon={<BriefcaseIcon size={28} />}
-            title="Failed to load deals."
-            description="Please check your connection and try again."
-            action={<Button onClick={() => deals.refetch()}>Try again</Button>}
-          />
-        </Card>
+        <LoadFailedCard
+          title="Failed to load deals."
+          icon={<BriefcaseIcon size={28} />}
+          onRetry={deals.refetch}
+        />
       ) : !list || list.length === 0 ? (
-        <div className="rounded-2xl border border-dashed border-slate-300 bg-white">
-          <EmptyState
-            icon={<BriefcaseIcon size={28} />}
-            title="No deals found"
-            description={
-              keyword
-                ? `No deal matches “${keyword}”. Try a different keyword.`
-                : 'There are no deals yet. Create the first one!'
-            }
-          />
-        </div>
+        <EmptyState
+          framed="page"
+          icon={<BriefcaseIcon size={28} />}
+          title="No deals found"
+          description={
+            keyword
+              ? `No deal matches “${keyword}”. Try a different keyword.`
+              : 'There are no deals yet. Create the first one!'
+          }
+        />
       ) : (
         <>
           {keyword && (
@@ -122,27 +89,22 @@ export function DealsPage() {
           )}
           <ul className="grid gap-5 sm:grid-cols-2 lg:grid-cols-3">
             {list.map((deal) => (
-              <DealCard key={deal.id} deal={deal} viewer={viewer} onFlash={showFlash} onBid={setBidDeal} />
+              <DealCard
+                key={deal.id}
+                deal={deal}
+                viewer={viewer}
+                onFlash={showFlash}
+                onBid={setBidDeal}
+                note={<UnreadMessagesBadge dealId={deal.id} />}
+              />
             ))}
           </ul>
-          {deals.isFetchNextPageError && (
-            <Alert variant="error" className="mt-6">
-              Failed to load more deals.
-            </Alert>
-          )}
-          {deals.hasNextPage && (
-            <div className="mt-8 flex justify-center">
-              <Button
-                variant="outline"
-                loading={deals.isFetchingNextPage}
-                onClick={() => {
-                  if (!deals.isFetchingNextPage) void deals.fetchNextPage();
-                }}
-              >
-                {deals.isFetchingNextPage ? 'Loading...' : 'Load more'}
-              </Button>
-            </div>
-          )}
+          <LoadMore
+            query={deals}
+            className="mt-8"
+            errorText="Failed to load more deals."
+            errorClassName="mt-6"
+          />
         </>
       )}
 
@@ -151,8 +113,7 @@ export function DealsPage() {
         open={myDealsOpen}
         onOpenChange={setMyDealsOpen}
         viewer={viewer}
-        flash={flash}
-        onFlash={showFlash}
+        dealNote={(deal) => <UnreadMessagesBadge dealId={deal.id} />}
       />
       <BidDialog deal={bidDeal} onClose={() => setBidDeal(null)} onFlash={showFlash} />
     </PageContainer>

@@ -1,6 +1,5 @@
 import { Link, Navigate, useLocation, useNavigate } from 'react-router';
-import { useAuth } from '../../features/auth/auth-context';
-import { LoginForm } from '../../features/auth/login-form';
+import { LoginForm, useAuth } from '../../features/auth';
 import { AuthPageFrame } from './auth-page-frame';
 
 /** What the register page passes on after a successful registration. */

@@ -1,12 +1,8 @@
-import { Button } from '../../components/ui/button';
-import { Card } from '../../components/ui/card';
-import { EmptyState } from '../../components/ui/empty-state';
-import { AlertCircleIcon } from '../../components/ui/icons';
+import { LoadFailedCard } from '../../components/ui/error-retry';
 import { PageContainer, PageHeader } from '../../components/ui/page-header';
 import { LoadingState } from '../../components/ui/spinner';
-import { useMyProfile } from '../../features/profile/profile-api';
-import { ProfileInfoCard } from '../../features/profile/profile-info-card';
-import { ProfilePictureCard } from '../../features/profile/profile-picture-card';
+import { NotificationSettings } from '../../features/notifications';
+import { ProfileInfoCard, ProfilePictureCard, useMyProfile } from '../../features/profile';
 
 export function ProfilePage() {
   const profile = useMyProfile();
@@ -15,22 +11,18 @@ export function ProfilePage() {
     <PageContainer>
       <PageHeader
         title="My Profile"
-        description="Manage your picture, your personal details and your password."
+        description="Manage your picture, your personal details, your password and your notifications."
       />
       {profile.data ? (
         <div className="grid items-start gap-6 lg:grid-cols-[320px_1fr]">
           <ProfilePictureCard user={profile.data} />
-          <ProfileInfoCard user={profile.data} />
+          <div className="grid min-w-0 gap-6">
+            <ProfileInfoCard user={profile.data} />
+            <NotificationSettings />
+          </div>
         </div>
       ) : profile.isError ? (
-        <Card>
-          <EmptyState
-            icon={<AlertCircleIcon size={28} />}
-            title="Your profile could not be loaded"
-            description="Please check your connection and try again."
-            action={<Button onClick={() => profile.refetch()}>Try again</Button>}
-          />
-        </Card>
+        <LoadFailedCard title="Your profile could not be loaded" onRetry={profile.refetch} />
       ) : (
         <LoadingState label="Loading your profile..." />
       )}

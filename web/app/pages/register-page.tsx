@@ -1,6 +1,5 @@
 import { Link, Navigate, useNavigate } from 'react-router';
-import { useAuth } from '../../features/auth/auth-context';
-import { RegisterForm } from '../../features/auth/register-form';
+import { RegisterForm, useAuth } from '../../features/auth';
 import { AuthPageFrame } from './auth-page-frame';
 import type { LoginPageState } from './login-page';
 

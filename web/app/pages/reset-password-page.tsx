@@ -3,11 +3,10 @@ import { Link, useParams } from 'react-router';
 import { limits } from '../../../contract/limits';
 import { Alert } from '../../components/ui/alert';
 import { Button, buttonClasses } from '../../components/ui/button';
-import { Field, Input } from '../../components/ui/input';
-import { useResetPassword } from '../../features/auth/auth-api';
-import { useAuth } from '../../features/auth/auth-context';
-import { useAuthDialog } from '../../features/auth/auth-dialog-context';
+import { TextField } from '../../components/ui/input';
+import { useAuth, useAuthDialog, useResetPassword } from '../../features/auth';
 import { errorMessage } from '../../lib/api';
+import { sameUser } from '../../lib/same-user';
 import { AuthPageFrame } from './auth-page-frame';
 
 const successMessage = 'Password has been changed successfully! Please log in.';
@@ -34,7 +33,7 @@ export function ResetPasswordPage() {
       {
         onSuccess: () => {
           // A reset revokes the account's tokens: if it is ours, we are signed out already.
-          if (user && user.username.toLowerCase() === username.toLowerCase()) signOut('ended');
+          if (user && sameUser(user.username, username)) signOut('ended');
         },
       },
     );
@@ -75,32 +74,25 @@ export function ResetPasswordPage() {
             {errorMessage(reset.error, 'Failed to reset password. Please try again.')}
           </Alert>
         )}
-        <Field label="New Password" hint={`At least ${limits.password.min} characters.`}>
-          {(control) => (
-            <Input
-              {...control}
-              type="password"
-              name="newPassword"
-              autoComplete="new-password"
-              required
-              value={newPassword}
-              onChange={(event) => setNewPassword(event.target.value)}
-            />
-          )}
-        </Field>
-        <Field label="Confirm Password">
-          {(control) => (
-            <Input
-              {...control}
-              type="password"
-              name="confirmPassword"
-              autoComplete="new-password"
-              required
-              value={confirmPassword}
-              onChange={(event) => setConfirmPassword(event.target.value)}
-            />
-          )}
-        </Field>
+        <TextField
+          label="New Password"
+          hint={`At least ${limits.password.min} characters.`}
+          type="password"
+          name="newPassword"
+          autoComplete="new-password"
+          required
+          value={newPassword}
+          onChange={(event) => setNewPassword(event.target.value)}
+        />
+        <TextField
+          label="Confirm Password"
+          type="password"
+          name="confirmPassword"
+          autoComplete="new-password"
+          required
+          value={confirmPassword}
+          onChange={(event) => setConfirmPassword(event.target.value)}
+        />
         <Button type="submit" size="lg" className="w-full" loading={reset.isPending}>
           {reset.isPending ? 'Resetting...' : 'Reset Password'}
         </Button>

@@ -20,7 +20,7 @@ export function RouteErrorPage() {
         </div>
         <h1 className="text-2xl font-bold text-slate-900">Something went wrong</h1>
         <p className="mt-3 text-slate-500">This page could not be shown. Reloading usually helps.</p>
-        {detail && <p className="mt-2 font-mono text-xs break-words text-slate-400">{detail}</p>}
+        {detail && <p className="mt-2 font-mono text-xs break-words text-slate-500">{detail}</p>}
         <div className="mt-8 flex justify-center gap-3">
           <Button onClick={() => window.location.reload()}>Reload</Button>
           <Button variant="outline" onClick={() => window.location.assign('/')}>

@@ -5,9 +5,7 @@ import { Card } from '../../components/ui/card';
 import { AlertCircleIcon, CheckCircleIcon, MailIcon } from '../../components/ui/icons';
 import { DocumentTitle } from '../../components/ui/page-header';
 import { Spinner } from '../../components/ui/spinner';
-import { useVerifyEmail } from '../../features/auth/auth-api';
-import { useAuth } from '../../features/auth/auth-context';
-import { useAuthDialog } from '../../features/auth/auth-dialog-context';
+import { useAuth, useAuthDialog, useVerifyEmail } from '../../features/auth';
 import { ApiError } from '../../lib/api';
 import { cn } from '../../lib/cn';
 
@@ -80,7 +78,7 @@ function VerificationCard({
           {status === 'success' && <CheckCircleIcon size={32} />}
           {status === 'error' && <AlertCircleIcon size={32} />}
         </div>
-        <p className="mb-2 inline-flex items-center gap-1.5 text-xs font-semibold tracking-wide text-slate-400 uppercase">
+        <p className="mb-2 inline-flex items-center gap-1.5 text-xs font-semibold tracking-wide text-slate-600 uppercase">
           <MailIcon size={14} />
           Email verification
         </p>

@@ -1,14 +1,14 @@
 import { limits } from '../../../contract/limits';
 import { dollarsToCents } from '../../../contract/money';
 import { PageContainer, PageHeader } from '../../components/ui/page-header';
-import { TransactionHistory } from '../../features/wallet/transaction-history';
-import { useWallet } from '../../features/wallet/wallet-api';
 import {
   depositSuccess,
+  TransactionHistory,
+  useWallet,
   WalletMovementForm,
+  WalletOverview,
   withdrawSuccess,
-} from '../../features/wallet/wallet-movement-form';
-import { WalletOverview } from '../../features/wallet/wallet-overview';
+} from '../../features/wallet';
 import { formatMoney } from '../../lib/money';
 
 const maxDeposit = formatMoney(limits.depositCents.max / 100);
@@ -26,7 +26,7 @@ export function WalletPage() {
         className="mb-2"
       />
       <WalletOverview />
-      <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,22rem)_1fr]">
+      <div className="grid grid-cols-[minmax(0,1fr)] items-start gap-6 lg:grid-cols-[minmax(0,22rem)_minmax(0,1fr)]">
         <div className="space-y-6">
           <WalletMovementForm
             kind="deposit"

@@ -34,3 +34,14 @@ export function Alert({ variant, children, detail, className }: AlertProps) {
     </div>
   );
 }
+
+/** A result to show for a while: the screen's text, its colour, and maybe the server's reason under it. */
+export type Notice = { tone: 'success' | 'error'; text: string; detail?: ReactNode };
+
+export function NoticeAlert({ notice, className }: { notice: Notice; className?: string }) {
+  return (
+    <Alert variant={notice.tone} detail={notice.detail} className={className}>
+      {notice.text}
+    </Alert>
+  );
+}

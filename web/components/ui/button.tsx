@@ -26,14 +26,15 @@ const variants: Record<ButtonVariant, string> = {
   outline: 'border border-slate-300 bg-white text-slate-800 shadow-sm hover:bg-slate-50',
   ghost: 'text-slate-700 hover:bg-slate-100',
   danger: 'bg-rose-600 text-white shadow-sm hover:bg-rose-700',
-  success: 'bg-emerald-600 text-white shadow-sm hover:bg-emerald-700',
+  success: 'bg-emerald-700 text-white shadow-sm hover:bg-emerald-800',
   inverse: 'bg-white text-indigo-700 shadow-sm hover:bg-indigo-50',
   'inverse-outline': 'border border-white/40 bg-white/10 text-white hover:bg-white/20',
-  link: 'text-indigo-600 underline-offset-4 hover:underline hover:text-indigo-700 px-0! py-0! h-auto!',
+  link: 'text-indigo-700 underline-offset-4 hover:underline hover:text-indigo-800 px-0! py-0! h-auto! min-h-10',
 };
 
 const sizes: Record<ButtonSize, string> = {
-  sm: 'h-8 px-3 text-sm',
+  // 40 px tall on phones (a finger's target), compact from the sm breakpoint on.
+  sm: 'h-10 px-3 text-sm sm:h-8',
   md: 'h-10 px-4 text-sm',
   lg: 'h-12 px-6 text-base',
   icon: 'h-10 w-10',

@@ -1,10 +1,11 @@
 import * as RadixDialog from '@radix-ui/react-dialog';
-import type { ReactNode } from 'react';
+import type { KeyboardEventHandler, ReactNode } from 'react';
 import { cn } from '../../lib/cn';
-import { Button } from './button';
 import { CloseIcon } from './icons';
+import { useDialogFocus } from './use-dialog-focus';
 
 const widths = { sm: 'max-w-sm', md: 'max-w-md', lg: 'max-w-lg', xl: 'max-w-2xl', '2xl': 'max-w-4xl' };
+export type DialogSize = keyof typeof widths;
 
 type DialogProps = {
   open: boolean;
@@ -16,15 +17,19 @@ type DialogProps = {
   children?: ReactNode;
   /** Buttons at the bottom, right-aligned. */
   footer?: ReactNode;
-  size?: keyof typeof widths;
+  size?: DialogSize;
   /** Visually hides the title (it still names the dialog), for dialogs with their own header. */
   hideTitle?: boolean;
   className?: string;
+  onKeyDown?: KeyboardEventHandler<HTMLDivElement>;
+  /** 'alertdialog' for a question that interrupts (a confirmation). */
+  role?: 'dialog' | 'alertdialog';
 };
 
 /**
- * A modal dialog: focus trapped inside, Escape and the close button close it, the page behind is
- * inert. Dialogs may open on top of each other; Escape closes the top one.
+ * A modal dialog: focus goes to its first field (or its `data-autofocus` element) and is trapped
+ * inside, Escape and the close button close it, the page behind is inert, and on closing focus returns
+ * to what opened it. Dialogs may open on top of each other; Escape closes the top one.
  */
 export function Dialog({
   open,
@@ -36,7 +41,10 @@ export function Dialog({
   size = 'md',
   hideTitle = false,
   className,
+  onKeyDown,
+  role = 'dialog',
 }: DialogProps) {
+  const focus = useDialogFocus(open);
   return (
     <RadixDialog.Root open={open} onOpenChange={onOpenChange}>
       <RadixDialog.Portal>
@@ -48,83 +56,38 @@ export function Dialog({
             widths[size],
             className,
           )}
+          onOpenAutoFocus={focus.onOpenAutoFocus}
+          onCloseAutoFocus={focus.onCloseAutoFocus}
+          onPointerDownOutside={focus.onPointerDownOutside}
+          onKeyDown={onKeyDown}
+          role={role}
           {...(description ? {} : { 'aria-describedby': undefined })}
         >
-          <div className={cn('flex items-start justify-between gap-4 px-6 pt-6', hideTitle && 'pt-4')}>
-            <div className={cn('space-y-1', hideTitle && 'sr-only')}>
-              <RadixDialog.Title className="text-lg font-semibold text-slate-900">{title}</RadixDialog.Title>
-              {description && (
-                <RadixDialog.Description className="text-sm text-slate-500">
-                  {description}
-                </RadixDialog.Description>
-              )}
-            </div>
-            <RadixDialog.Close
-              className="-mt-1 -mr-2 ml-auto rounded-lg p-1.5 text-slate-400 transition-colors hover:bg-slate-100 hover:text-slate-600 focus-visible:outline-2 focus-visible:outline-indigo-500"
-              aria-label="Close"
-            >
-              <CloseIcon size={18} />
-            </RadixDialog.Close>
+          <div className={cn('space-y-1 px-6 pt-6 pr-14', hideTitle && 'sr-only')}>
+            <RadixDialog.Title className="text-lg font-semibold break-words text-slate-900">
+              {title}
+            </RadixDialog.Title>
+            {description && (
+              <RadixDialog.Description className="text-sm text-slate-600">
+                {description}
+              </RadixDialog.Description>
+            )}
           </div>
-          <div className="overflow-y-auto px-6 pt-4 pb-6">{children}</div>
+          <div className={cn('overflow-y-auto px-6 pt-4 pb-6', hideTitle && 'pt-10')}>{children}</div>
           {footer && (
             <div className="flex flex-wrap items-center justify-end gap-3 border-t border-slate-100 px-6 py-4">
               {footer}
             </div>
           )}
+          {/* Last in the document, so that focus starts on the dialog's content rather than here. */}
+          <RadixDialog.Close
+            className="absolute top-4 right-4 inline-flex h-10 w-10 items-center justify-center rounded-lg text-slate-500 transition-colors hover:bg-slate-100 hover:text-slate-700 focus-visible:outline-2 focus-visible:outline-indigo-500"
+            aria-label="Close"
+          >
+            <CloseIcon size={18} />
+          </RadixDialog.Close>
         </RadixDialog.Content>
       </RadixDialog.Portal>
     </RadixDialog.Root>
-  );
-}
-
-type ConfirmDialogProps = {
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
-  title: ReactNode;
-  /** The question, e.g. 'Are you sure you want to remove your profile picture?' */
-  message: ReactNode;
-  confirmLabel: string;
-  cancelLabel?: string;
-  onConfirm: () => void;
-  /** Red confirm button, for destructive actions. */
-  destructive?: boolean;
-};
-
-/** Asks before doing something that cannot be undone. */
-export function ConfirmDialog({
-  open,
-  onOpenChange,
-  title,
-  message,
-  confirmLabel,
-  cancelLabel = 'Cancel',
-  onConfirm,
-  destructive = false,
-}: ConfirmDialogProps) {
-  return (
-    <Dialog
-      open={open}
-      onOpenChange={onOpenChange}
-      title={title}
-      description={message}
-      size="sm"
-      footer={
-        <>
-          <Button variant="outline" onClick={() => onOpenChange(false)}>
-            {cancelLabel}
-          </Button>
-          <Button
-            variant={destructive ? 'danger' : 'primary'}
-            onClick={() => {
-              onOpenChange(false);
-              onConfirm();
-            }}
-          >
-            {confirmLabel}
-          </Button>
-        </>
-      }
-    />
   );
 }

@@ -182,3 +182,19 @@ export const CompassIcon = (props: IconProps) => (
     <path d="M15.5 8.5l-2 5-5 2 2-5 5-2z" />
   </Icon>
 );
+export const ExpandIcon = (props: IconProps) => (
+  <Icon {...props}>
+    <path d="M15 3h6v6M9 21H3v-6M21 3l-7 7M3 21l7-7" />
+  </Icon>
+);
+export const CollapseIcon = (props: IconProps) => (
+  <Icon {...props}>
+    <path d="M4 14h6v6M20 10h-6V4M14 10l7-7M3 21l7-7" />
+  </Icon>
+);
+export const BellIcon = (props: IconProps) => (
+  <Icon {...props}>
+    <path d="M6 16V11a6 6 0 1 1 12 0v5l1.5 2h-15L6 16z" />
+    <path d="M10 20.5a2 2 0 0 0 4 0" />
+  </Icon>
+);

@@ -75,6 +75,26 @@ export function Field({ label, hint, error, className, children }: FieldProps) {
   );
 }
 
+type FieldLabels = Pick<FieldProps, 'label' | 'hint' | 'error'>;
+
+/** A labelled text input: the common case of Field. */
+export function TextField({ label, hint, error, ...props }: FieldLabels & InputProps) {
+  return (
+    <Field label={label} hint={hint} error={error}>
+      {(control) => <Input {...control} {...props} />}
+    </Field>
+  );
+}
+
+/** A labelled multi-line input. */
+export function TextareaField({ label, hint, error, ...props }: FieldLabels & TextareaProps) {
+  return (
+    <Field label={label} hint={hint} error={error}>
+      {(control) => <Textarea {...control} {...props} />}
+    </Field>
+  );
+}
+
 /** A checkbox with its label beside it. */
 export function Checkbox({
   label,

@@ -92,8 +92,8 @@ export function Tabs<Value extends string>({
                         : 'border-transparent text-slate-500 hover:border-slate-300 hover:text-slate-700',
                     )
                   : cn(
-                      'rounded-lg px-3 py-2',
-                      selected ? 'bg-white text-slate-900 shadow-sm' : 'text-slate-500 hover:text-slate-700',
+                      'rounded-lg px-3 py-2.5',
+                      selected ? 'bg-white text-slate-900 shadow-sm' : 'text-slate-700 hover:text-slate-900',
                     ),
               )}
             >

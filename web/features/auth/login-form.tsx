@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
-import { Checkbox, Field, Input } from '../../components/ui/input';
+import { Checkbox, TextField } from '../../components/ui/input';
 import { errorMessage } from '../../lib/api';
 import { useLogin } from './auth-context';
 import { ResetRequestDialog } from './reset-request-dialog';
@@ -32,33 +32,25 @@ export function LoginForm({ onSuccess, notice, defaultUsername = '' }: LoginForm
       <form onSubmit={submit} className="space-y-4">
         {notice && <Alert variant="success">{notice}</Alert>}
         {login.isError && <Alert variant="error">{errorMessage(login.error, 'Login failed')}</Alert>}
-        <Field label="Username">
-          {(control) => (
-            <Input
-              {...control}
-              name="username"
-              autoComplete="username"
-              required
-              value={username}
-              onChange={(event) => setUsername(event.target.value)}
-              placeholder="Your username"
-            />
-          )}
-        </Field>
-        <Field label="Password">
-          {(control) => (
-            <Input
-              {...control}
-              type="password"
-              name="password"
-              autoComplete="current-password"
-              required
-              value={password}
-              onChange={(event) => setPassword(event.target.value)}
-              placeholder="Your password"
-            />
-          )}
-        </Field>
+        <TextField
+          label="Username"
+          name="username"
+          autoComplete="username"
+          required
+          value={username}
+          onChange={(event) => setUsername(event.target.value)}
+          placeholder="Your username"
+        />
+        <TextField
+          label="Password"
+          type="password"
+          name="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onChange={(event) => setPassword(event.target.value)}
+          placeholder="Your password"
+        />
         <div className="flex items-center justify-between gap-3">
           <Checkbox
             label="Remember me"

@@ -2,7 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { limits } from '../../../contract/limits';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
-import { Field, Input } from '../../components/ui/input';
+import { TextField } from '../../components/ui/input';
 import { ApiError, errorMessage } from '../../lib/api';
 import { useRegister } from './auth-api';
 
@@ -33,71 +33,53 @@ export function RegisterForm({ onSuccess }: RegisterFormProps) {
       {register.isError && (
         <Alert variant="error">{errorMessage(register.error, 'Registration failed')}</Alert>
       )}
-      <Field label="Full Name" error={fieldErrors.full_name}>
-        {(control) => (
-          <Input
-            {...control}
-            name="full_name"
-            autoComplete="name"
-            required
-            maxLength={limits.fullName.max}
-            value={fullName}
-            onChange={(event) => setFullName(event.target.value)}
-            placeholder="Jane Doe"
-          />
-        )}
-      </Field>
-      <Field label="Email" error={fieldErrors.email}>
-        {(control) => (
-          <Input
-            {...control}
-            type="email"
-            name="email"
-            autoComplete="email"
-            required
-            maxLength={limits.email.max}
-            value={email}
-            onChange={(event) => setEmail(event.target.value)}
-            placeholder="jane@example.com"
-          />
-        )}
-      </Field>
-      <Field
+      <TextField
+        label="Full Name"
+        error={fieldErrors.full_name}
+        name="full_name"
+        autoComplete="name"
+        required
+        maxLength={limits.fullName.max}
+        value={fullName}
+        onChange={(event) => setFullName(event.target.value)}
+        placeholder="Jane Doe"
+      />
+      <TextField
+        label="Email"
+        error={fieldErrors.email}
+        type="email"
+        name="email"
+        autoComplete="email"
+        required
+        maxLength={limits.email.max}
+        value={email}
+        onChange={(event) => setEmail(event.target.value)}
+        placeholder="jane@example.com"
+      />
+      <TextField
         label="Username"
         hint={`${limits.username.min}–${limits.username.max} characters: letters, digits, dot, dash or underscore.`}
         error={fieldErrors.username}
-      >
-        {(control) => (
-          <Input
-            {...control}
-            name="username"
-            autoComplete="username"
-            required
-            maxLength={limits.username.max}
-            value={username}
-            onChange={(event) => setUsername(event.target.value)}
-            placeholder="janedoe"
-          />
-        )}
-      </Field>
-      <Field
+        name="username"
+        autoComplete="username"
+        required
+        maxLength={limits.username.max}
+        value={username}
+        onChange={(event) => setUsername(event.target.value)}
+        placeholder="janedoe"
+      />
+      <TextField
         label="Password"
         hint={`At least ${limits.password.min} characters.`}
         error={fieldErrors.password}
-      >
-        {(control) => (
-          <Input
-            {...control}
-            type="password"
-            name="password"
-            autoComplete="new-password"
-            required
-            value={password}
-            onChange={(event) => setPassword(event.target.value)}
-            placeholder="Choose a password"
-          />
-        )}
-      </Field>
+        type="password"
+        name="password"
+        autoComplete="new-password"
+        required
+        value={password}
+        onChange={(event) => setPassword(event.target.value)}
+        placeholder="Choose a password"
+      />
       <Button type="submit" size="lg" className="w-full" loading={register.isPending}>
         {register.isPending ? 'Creating account...' : 'Register'}
       </Button>

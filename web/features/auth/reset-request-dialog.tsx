@@ -2,7 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Dialog } from '../../components/ui/dialog';
-import { Field, Input } from '../../components/ui/input';
+import { TextField } from '../../components/ui/input';
 import { errorMessage } from '../../lib/api';
 import { useRequestPasswordReset } from './auth-api';
 
@@ -56,20 +56,16 @@ function ResetRequestForm({ defaultEmail, onDismiss }: { defaultEmail: string; o
   return (
     <form onSubmit={submit} className="space-y-4">
       {result && <Alert variant={result.kind}>{result.text}</Alert>}
-      <Field label="Email">
-        {(control) => (
-          <Input
-            {...control}
-            type="email"
-            name="email"
-            autoComplete="email"
-            required
-            value={email}
-            onChange={(event) => setEmail(event.target.value)}
-            placeholder="you@example.com"
-          />
-        )}
-      </Field>
+      <TextField
+        label="Email"
+        type="email"
+        name="email"
+        autoComplete="email"
+        required
+        value={email}
+        onChange={(event) => setEmail(event.target.value)}
+        placeholder="you@example.com"
+      />
       <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
         <Button variant="outline" onClick={onDismiss}>
           Dismiss

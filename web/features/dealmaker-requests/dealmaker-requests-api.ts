@@ -3,13 +3,11 @@ import type { Deal, DealmakerRequest, IncomingRequest } from '../../../contract/
 import type { User } from '../../../contract/users';
 import { api } from '../../lib/api';
 import { type MutationCallbacks, useGuardedMutation } from '../../lib/use-guarded-mutation';
-import { useAuth } from '../auth/auth-context';
-import { dealQueryKeys, upsertDealInCaches } from '../deals/deals-cache';
+import { dealQueryKeys, useApplyDeal } from '../deals';
 
 export const dealmakerRequestKeys = {
-  all: ['dealmaker-requests'] as const,
-  /** GET /request-dealmaker/{dealId}: the requests the dealers of a deal sent. */
-  ofDeal: (dealId: number) => ['dealmaker-requests', 'deal', dealId] as const,
+  /** GET /request-dealmaker/{dealId}: the requests the dealers of a deal sent, kept under the deal's key. */
+  ofDeal: dealQueryKeys.requests,
   /** GET /request-dealmaker/my-requests: requests waiting for the viewer's answer. */
   incoming: () => ['dealmaker-requests', 'incoming'] as const,
   /** GET /auth/public-info: users the dealers of a deal may ask. */
@@ -81,13 +79,13 @@ export function useAcceptRequest(
   callbacks?: MutationCallbacks<{ message: string; deal: Deal }, Pick<IncomingRequest, 'id' | 'dealId'>>,
 ) {
   const queryClient = useQueryClient();
-  const { user } = useAuth();
+  const applyDeal = useApplyDeal();
   return useGuardedMutation(
     {
       mutationFn: (request: Pick<IncomingRequest, 'id' | 'dealId'>) =>
         api.post<{ message: string; deal: Deal }>(`/request-dealmaker/accept/${request.id}`),
       onSuccess: ({ deal }) => {
-        upsertDealInCaches(queryClient, deal, { source: 'viewer', viewer: user?.username ?? null });
+        applyDeal(deal);
         void queryClient.invalidateQueries({ queryKey: dealQueryKeys.dealmaker() });
         void queryClient.invalidateQueries({ queryKey: dealQueryKeys.bids(deal.id) });
         void queryClient.invalidateQueries({ queryKey: dealmakerRequestKeys.ofDeal(deal.id) });

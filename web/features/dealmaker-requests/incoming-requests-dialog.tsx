@@ -1,16 +1,16 @@
 import { useId } from 'react';
 import type { IncomingRequest } from '../../../contract/deals';
-import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
-import { Dialog } from '../../components/ui/dialog';
+import { useConfirmation } from '../../components/ui/confirm-dialog';
 import { EmptyState } from '../../components/ui/empty-state';
 import { MailIcon } from '../../components/ui/icons';
-import { LoadingState } from '../../components/ui/spinner';
+import { QueryDialog } from '../../components/ui/query-dialog';
 import { errorMessage } from '../../lib/api';
 import { formatMoney } from '../../lib/money';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import { formatDate } from '../../lib/time';
 import { useAcceptRequest, useIncomingRequests, useRejectRequest } from './dealmaker-requests-api';
+import { acceptRequestConfirmation, rejectRequestConfirmation } from './request-confirmations';
 
 type IncomingRequestsDialogProps = {
   open: boolean;
@@ -22,31 +22,31 @@ export function IncomingRequestsDialog({ open, onOpenChange }: IncomingRequestsD
   const requests = useIncomingRequests(open);
 
   return (
-    <Dialog
+    <QueryDialog
       open={open}
       onOpenChange={onOpenChange}
       title="Incoming Dealmaker Requests"
       description="Dealers asking you to be the dealmaker of their deal."
-      size="xl"
+      query={requests}
+      loadingLabel="Loading requests..."
+      errorText="Failed to load your requests."
+      retry={false}
+      empty={
+        requests.data?.length === 0 && (
+          <EmptyState
+            icon={<MailIcon size={28} />}
+            title="You have no incoming dealmaker requests."
+            className="py-10"
+          />
+        )
+      }
     >
-      {requests.isPending ? (
-        <LoadingState label="Loading requests..." className="py-10" />
-      ) : requests.isError ? (
-        <Alert variant="error">Failed to load your requests.</Alert>
-      ) : requests.data.length === 0 ? (
-        <EmptyState
-          icon={<MailIcon size={28} />}
-          title="You have no incoming dealmaker requests."
-          className="py-10"
-        />
-      ) : (
-        <ul className="space-y-4">
-          {requests.data.map((request) => (
-            <IncomingRequestItem key={request.id} request={request} onAccepted={() => onOpenChange(false)} />
-          ))}
-        </ul>
-      )}
-    </Dialog>
+      <ul className="space-y-4">
+        {requests.data?.map((request) => (
+          <IncomingRequestItem key={request.id} request={request} onAccepted={() => onOpenChange(false)} />
+        ))}
+      </ul>
+    </QueryDialog>
   );
 }
 
@@ -70,6 +70,8 @@ function IncomingRequestItem({ request, onAccepted }: { request: IncomingRequest
     },
   });
   const busy = accept.isPending || reject.isPending;
+  const confirmation = useConfirmation();
+  const ids = { id: request.id, dealId: request.dealId };
   const { deal } = request;
 
   return (
@@ -97,7 +99,11 @@ function IncomingRequestItem({ request, onAccepted }: { request: IncomingRequest
             size="sm"
             loading={reject.isPending}
             disabled={busy}
-            onClick={() => reject.mutate({ id: request.id, dealId: request.dealId })}
+            onClick={() =>
+              confirmation.ask(
+                rejectRequestConfirmation(request, { onConfirm: () => reject.mutateSettled(ids) }),
+              )
+            }
           >
             Reject
           </Button>
@@ -106,10 +112,15 @@ function IncomingRequestItem({ request, onAccepted }: { request: IncomingRequest
             size="sm"
             loading={accept.isPending}
             disabled={busy}
-            onClick={() => accept.mutate({ id: request.id, dealId: request.dealId })}
+            onClick={() =>
+              confirmation.ask(
+                acceptRequestConfirmation(request, { onConfirm: () => accept.mutateSettled(ids) }),
+              )
+            }
           >
             Accept
           </Button>
+          {confirmation.dialog}
         </div>
       </article>
     </li>

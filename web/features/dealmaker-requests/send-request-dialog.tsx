@@ -4,7 +4,7 @@ import { limits } from '../../../contract/limits';
 import type { User } from '../../../contract/users';
 import { Button } from '../../components/ui/button';
 import { Dialog } from '../../components/ui/dialog';
-import { Field, Textarea } from '../../components/ui/input';
+import { TextareaField } from '../../components/ui/input';
 import { errorMessage } from '../../lib/api';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import { useSendRequest } from './dealmaker-requests-api';
@@ -65,18 +65,15 @@ function MessageForm({ id, onSubmit }: { id: string; onSubmit: (message: string)
   };
   return (
     <form id={id} onSubmit={submit}>
-      <Field label="Message" hint={`${message.length}/${limits.requestMessage.max}`}>
-        {(control) => (
-          <Textarea
-            {...control}
-            name="message"
-            rows={5}
-            maxLength={limits.requestMessage.max}
-            value={message}
-            onChange={(event) => setMessage(event.target.value)}
-          />
-        )}
-      </Field>
+      <TextareaField
+        label="Message"
+        hint={`${message.length}/${limits.requestMessage.max}`}
+        name="message"
+        rows={5}
+        maxLength={limits.requestMessage.max}
+        value={message}
+        onChange={(event) => setMessage(event.target.value)}
+      />
     </form>
   );
 }

@@ -3,11 +3,11 @@ import type { Deal } from '../../../contract/deals';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Dialog } from '../../components/ui/dialog';
-import { Field, Input } from '../../components/ui/input';
-import { ApiError } from '../../lib/api';
+import { TextField } from '../../components/ui/input';
+import { ApiError, serverReason } from '../../lib/api';
 import { formatMoney } from '../../lib/money';
+import { useCreateBid, useUpdateBid } from './bids-api';
 import { dealTexts, type ShowFlash, success } from './deal-flash';
-import { useCreateBid, useUpdateBid } from './deals-api';
 
 type BidDialogProps = {
   /** The deal to bid on; the dialog is open while there is one. */
@@ -108,31 +108,25 @@ function BidForm({
   return (
     <form id={id} onSubmit={submit} className="space-y-4">
       {error && (
-        <Alert variant="error" detail={error instanceof ApiError ? error.serverMessage : undefined}>
+        <Alert variant="error" detail={serverReason(error)}>
           {dealTexts.bidFailed}
         </Alert>
       )}
-      <Field
+      <TextField
         label="Price ($)"
         hint="What you ask for making this deal happen."
         error={problem ?? fieldErrors.price}
-      >
-        {(control) => (
-          <Input
-            {...control}
-            name="price"
-            type="number"
-            inputMode="decimal"
-            required
-            min={0.01}
-            step={0.01}
-            autoFocus
-            value={price}
-            onChange={(event) => setPrice(event.target.value)}
-            placeholder="1000.00"
-          />
-        )}
-      </Field>
+        name="price"
+        type="number"
+        inputMode="decimal"
+        required
+        min={0.01}
+        step={0.01}
+        autoFocus
+        value={price}
+        onChange={(event) => setPrice(event.target.value)}
+        placeholder="1000.00"
+      />
     </form>
   );
 }

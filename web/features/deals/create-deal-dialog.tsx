@@ -3,8 +3,8 @@ import { limits } from '../../../contract/limits';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Dialog } from '../../components/ui/dialog';
-import { Field, Input, Textarea } from '../../components/ui/input';
-import { ApiError } from '../../lib/api';
+import { TextareaField, TextField } from '../../components/ui/input';
+import { ApiError, serverReason } from '../../lib/api';
 import { dealTexts, type ShowFlash, success } from './deal-flash';
 import { useCreateDeal } from './deals-api';
 
@@ -80,70 +80,55 @@ function CreateDealForm({ id, create }: { id: string; create: ReturnType<typeof 
   return (
     <form id={id} onSubmit={submit} className="space-y-5">
       {create.isError && (
-        <Alert
-          variant="error"
-          detail={create.error instanceof ApiError ? create.error.serverMessage : undefined}
-        >
+        <Alert variant="error" detail={serverReason(create.error)}>
           {dealTexts.createFailed}
         </Alert>
       )}
-      <Field label="Title" error={fieldErrors.title}>
-        {(control) => (
-          <Input
-            {...control}
-            name="title"
-            required
-            maxLength={limits.deal.title.max}
-            value={values.title}
-            onChange={set('title')}
-            placeholder="e.g. Distribution partner for organic coffee"
-          />
-        )}
-      </Field>
-      <Field label="Description" error={fieldErrors.description}>
-        {(control) => (
-          <Textarea
-            {...control}
-            name="description"
-            required
-            rows={4}
-            maxLength={limits.deal.description.max}
-            value={values.description}
-            onChange={set('description')}
-            placeholder="What is the deal about, and what are you looking for?"
-          />
-        )}
-      </Field>
+      <TextField
+        label="Title"
+        error={fieldErrors.title}
+        name="title"
+        required
+        maxLength={limits.deal.title.max}
+        value={values.title}
+        onChange={set('title')}
+        placeholder="e.g. Distribution partner for organic coffee"
+      />
+      <TextareaField
+        label="Description"
+        error={fieldErrors.description}
+        name="description"
+        required
+        rows={4}
+        maxLength={limits.deal.description.max}
+        value={values.description}
+        onChange={set('description')}
+        placeholder="What is the deal about, and what are you looking for?"
+      />
       <div className="grid gap-5 sm:grid-cols-2">
-        <Field label="Budget ($)" error={budgetProblem ?? fieldErrors.budget}>
-          {(control) => (
-            <Input
-              {...control}
-              name="budget"
-              type="number"
-              inputMode="decimal"
-              required
-              min={0.01}
-              step={0.01}
-              value={values.budget}
-              onChange={set('budget')}
-              placeholder="5000.00"
-            />
-          )}
-        </Field>
-        <Field label="Timeline" error={fieldErrors.timeline}>
-          {(control) => (
-            <Input
-              {...control}
-              name="timeline"
-              required
-              maxLength={limits.deal.timeline.max}
-              value={values.timeline}
-              onChange={set('timeline')}
-              placeholder="e.g. 3 months"
-            />
-          )}
-        </Field>
+        <TextField
+          label="Budget ($)"
+          error={budgetProblem ?? fieldErrors.budget}
+          name="budget"
+          type="number"
+          inputMode="decimal"
+          required
+          min={0.01}
+          step={0.01}
+          value={values.budget}
+          onChange={set('budget')}
+          placeholder="5000.00"
+        />
+        <TextField
+          label="Timeline"
+          error={fieldErrors.timeline}
+          name="timeline"
+          required
+          maxLength={limits.deal.timeline.max}
+          value={values.timeline}
+          onChange={set('timeline')}
+          placeholder="e.g. 3 months"
+        />
       </div>
     </form>
   );

@@ -1,5 +1,5 @@
 import { Alert } from '../../components/ui/alert';
-import { ApiError } from '../../lib/api';
+import { serverReason } from '../../lib/api';
 
 /** The Deals page's result messages (spec §8 Deals page). */
 export const dealTexts = {
@@ -29,7 +29,7 @@ export const flashDurationMs = 5000;
 export const success = (text: string): Flash => ({ variant: 'success', text });
 
 export function failure(text: string, error: unknown): Flash {
-  const detail = error instanceof ApiError ? error.serverMessage : undefined;
+  const detail = serverReason(error);
   return { variant: 'error', text, detail: detail && detail !== text ? detail : undefined };
 }
 

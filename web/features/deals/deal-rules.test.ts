@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { makeDeal } from '../../test/deal-fixtures';
-import { bidSelectionOf, dealCardActions, dealRoleOf, dealViewerOf, isSelectedByViewer } from './deal-rules';
+import { bidSelectionOf, dealCardActions, isSelectedByViewer } from './deal-rules';
+import { dealRoleOf, dealViewerOf } from './deal-viewer';
 
 describe('dealRoleOf', () => {
   const deal = makeDeal({ dealer_creator: 'alice', dealer_joined: 'Bob', dealmaker: 'carol' });

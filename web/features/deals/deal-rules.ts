@@ -1,30 +1,10 @@
-import type { Deal } from '../../../contract/deals';
-import { sameUser } from './deals-cache';
+import type { Deal, DealRole } from '../../../contract/deals';
+import { dealViewerOf } from './deal-viewer';
 
 /**
  * What a user may do with a deal, as the screens show it (spec §2 Deals page, §6). The server
  * enforces the same rules; these only decide which buttons to offer.
  */
-
-/** The viewer's part in a deal, or null for anyone else. */
-export type DealRole = 'creator' | 'counterpart' | 'dealmaker';
-
-export function dealRoleOf(deal: Deal, username: string | null | undefined): DealRole | null {
-  if (sameUser(deal.dealer_creator, username)) return 'creator';
-  if (sameUser(deal.dealer_joined, username)) return 'counterpart';
-  if (sameUser(deal.dealmaker, username)) return 'dealmaker';
-  return null;
-}
-
-export const isDealerRole = (role: DealRole | null) => role === 'creator' || role === 'counterpart';
-
-/** The viewer of a deal, as every section of the detail view receives it. */
-export type DealViewer = { username: string; role: DealRole | null; isDealer: boolean };
-
-export function dealViewerOf(deal: Deal, username: string): DealViewer {
-  const role = dealRoleOf(deal, username);
-  return { username, role, isDealer: isDealerRole(role) };
-}
 
 export type DealCardAction =
   | 'delete'
@@ -40,16 +20,16 @@ export type DealCardAction =
 
 /** The actions a deal card offers its viewer, in display order. */
 export function dealCardActions(deal: Deal, username: string | null | undefined): DealCardAction[] {
-  const role = dealRoleOf(deal, username);
+  const { relation } = dealViewerOf(deal, username);
   const actions: DealCardAction[] = [];
-  if (role === 'creator') actions.push(deal.escrow_paid ? 'delete-protected' : 'delete');
-  if (role === 'counterpart') actions.push(deal.escrow_paid ? 'leave-protected' : 'leave');
+  if (relation === 'creator') actions.push(deal.escrow_paid ? 'delete-protected' : 'delete');
+  if (relation === 'counterpart') actions.push(deal.escrow_paid ? 'leave-protected' : 'leave');
   // A bidder cannot join the deal they bid on (the server refuses; DESIGN.md §5 Deals).
-  if (role === null && !deal.dealer_joined && !deal.is_completed && !deal.my_bid) actions.push('join');
+  if (relation === 'outsider' && !deal.dealer_joined && !deal.is_completed) actions.push('join');
   // Bids are open while the deal has no dealmaker and is not completed.
   const biddingOpen = !deal.dealmaker && !deal.is_completed;
-  if (biddingOpen && deal.my_bid) actions.push('update-bid', 'delete-bid');
-  else if (biddingOpen && role === null) actions.push('bid');
+  if (biddingOpen && relation === 'bidder') actions.push('update-bid', 'delete-bid');
+  else if (biddingOpen && relation === 'outsider') actions.push('bid');
   return actions;
 }
 

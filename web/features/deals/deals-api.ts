@@ -1,15 +1,13 @@
-import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Bid, CreateDealRequest, Deal } from '../../../contract/deals';
+import { type QueryClient, useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { CreateDealRequest, Deal } from '../../../contract/deals';
 import { api, segment } from '../../lib/api';
 import { type MutationCallbacks, useGuardedMutation } from '../../lib/use-guarded-mutation';
-import { useAuth } from '../auth/auth-context';
-import { dealmakerRequestKeys } from '../dealmaker-requests/dealmaker-requests-api';
+import { useAuth } from '../auth';
 import {
   type DealPage,
   dealQueryKeys,
   dealsPageSize,
   removeDealFromCaches,
-  setMyBidInCaches,
   upsertDealInCaches,
 } from './deals-cache';
 
@@ -52,20 +50,33 @@ export const useDeal = (dealId: number) =>
     enabled: Number.isInteger(dealId) && dealId > 0,
   });
 
-/** The bids of a deal: every bid for its dealers, only the viewer's own for anyone else. */
-export const useDealBids = (dealId: number, enabled = true) =>
-  useQuery({
-    queryKey: dealQueryKeys.bids(dealId),
-    queryFn: ({ signal }) => api.get<Bid[]>(`/bidding/deal/${dealId}`, { signal }),
-    enabled,
-  });
-
 /** Patches the caches with a deal the API answered this user with. */
-function useApplyDeal() {
+export function useApplyDeal() {
   const queryClient = useQueryClient();
   const { user } = useAuth();
   return (deal: Deal) =>
     upsertDealInCaches(queryClient, deal, { source: 'viewer', viewer: user?.username ?? null });
+}
+
+/**
+ * Reloads a deal as this viewer sees it (my_bid, escrow_paid) into every cached copy, e.g. after its
+ * escrow changed. If that fails, the cached deal is marked stale instead.
+ */
+export async function reloadDeal(queryClient: QueryClient, dealId: number, viewer: string | null) {
+  try {
+    const deal = await api.get<Deal>(`/deals/${dealId}`);
+    upsertDealInCaches(queryClient, deal, { source: 'viewer', viewer });
+  } catch (error) {
+    console.error('Reloading the deal failed', error);
+    void queryClient.invalidateQueries({ queryKey: dealQueryKeys.detail(dealId), exact: true });
+  }
+}
+
+/** reloadDeal for the signed-in user. */
+export function useReloadDeal() {
+  const queryClient = useQueryClient();
+  const { user } = useAuth();
+  return (dealId: number) => reloadDeal(queryClient, dealId, user?.username ?? null);
 }
 
 export function useCreateDeal(callbacks?: MutationCallbacks<Deal, CreateDealRequest>) {
@@ -105,7 +116,7 @@ export function useLeaveDeal(callbacks?: MutationCallbacks<Deal, number>) {
         applyDeal(deal);
         // A former dealer no longer sees the deal's bids and requests.
         queryClient.removeQueries({ queryKey: dealQueryKeys.bids(deal.id) });
-        queryClient.removeQueries({ queryKey: dealmakerRequestKeys.ofDeal(deal.id) });
+        queryClient.removeQueries({ queryKey: dealQueryKeys.requests(deal.id) });
       },
     },
     callbacks,
@@ -119,74 +130,7 @@ export function useDeleteDeal(callbacks?: MutationCallbacks<{ message: string },
       mutationFn: (dealId: number) => api.delete<{ message: string }>(`/deals/delete-deal/${dealId}`),
       onSuccess: (_answer, dealId) => {
         removeDealFromCaches(queryClient, dealId);
-        queryClient.removeQueries({ queryKey: dealmakerRequestKeys.ofDeal(dealId) });
-      },
-    },
-    callbacks,
-  );
-}
-
-/** After a bid changes: the viewer's own bid everywhere, the deal's bids, and its selections (a changed bid is unselected). */
-function useApplyBid() {
-  const queryClient = useQueryClient();
-  return (dealId: number, myBid: Deal['my_bid']) => {
-    setMyBidInCaches(queryClient, dealId, myBid);
-    void queryClient.invalidateQueries({ queryKey: dealQueryKeys.detail(dealId) });
-  };
-}
-
-export function useCreateBid(callbacks?: MutationCallbacks<Bid, { dealId: number; price: number }>) {
-  const applyBid = useApplyBid();
-  return useGuardedMutation(
-    {
-      mutationFn: (input: { dealId: number; price: number }) => api.post<Bid>('/bidding/create', input),
-      onSuccess: (bid) => applyBid(bid.dealId, { id: bid.id, price: bid.price }),
-    },
-    callbacks,
-  );
-}
-
-export function useUpdateBid(callbacks?: MutationCallbacks<Bid, { bidId: number; price: number }>) {
-  const applyBid = useApplyBid();
-  return useGuardedMutation(
-    {
-      mutationFn: (input: { bidId: number; price: number }) =>
-        api.put<Bid>(`/bidding/${input.bidId}`, { price: input.price }),
-      onSuccess: (bid) => applyBid(bid.dealId, { id: bid.id, price: bid.price }),
-    },
-    callbacks,
-  );
-}
-
-export function useDeleteBid(
-  callbacks?: MutationCallbacks<{ message: string }, { bidId: number; dealId: number }>,
-) {
-  const applyBid = useApplyBid();
-  return useGuardedMutation(
-    {
-      mutationFn: (input: { bidId: number; dealId: number }) =>
-        api.delete<{ message: string }>(`/bidding/${input.bidId}`),
-      onSuccess: (_answer, input) => applyBid(input.dealId, null),
-    },
-    callbacks,
-  );
-}
-
-/** A dealer selects a bid, or unselects it with a second click; the same bid chosen by both finalizes the deal. */
-export function useSelectBid(callbacks?: MutationCallbacks<Deal, { dealId: number; bidId: number }>) {
-  const queryClient = useQueryClient();
-  const applyDeal = useApplyDeal();
-  return useGuardedMutation(
-    {
-      mutationFn: (input: { dealId: number; bidId: number }) =>
-        api.put<Deal>(`/bid-management/select-bid/${input.dealId}/${input.bidId}`),
-      onSuccess: (deal) => {
-        applyDeal(deal);
-        if (deal.dealmaker) {
-          // Finalized: the other bids and the open requests are gone.
-          void queryClient.invalidateQueries({ queryKey: dealQueryKeys.bids(deal.id) });
-          void queryClient.invalidateQueries({ queryKey: dealmakerRequestKeys.ofDeal(deal.id) });
-        }
+        queryClient.removeQueries({ queryKey: dealQueryKeys.requests(dealId) });
       },
     },
     callbacks,

@@ -1,5 +1,6 @@
 import type { InfiniteData, QueryClient } from '@tanstack/react-query';
 import type { Deal } from '../../../contract/deals';
+import { dealViewerOf } from './deal-viewer';
 
 /**
  * The one place that knows where deals live in the query cache: the query keys, and the functions
@@ -32,6 +33,8 @@ export const dealQueryKeys = {
   detail: (dealId: number) => ['deals', 'detail', dealId] as const,
   /** GET /bidding/deal/{dealId}. */
   bids: (dealId: number) => ['deals', 'detail', dealId, 'bids'] as const,
+  /** GET /request-dealmaker/{dealId}: the requests the dealers of a deal sent (dealmaker-requests feature). */
+  requests: (dealId: number) => ['deals', 'detail', dealId, 'requests'] as const,
 };
 
 /**
@@ -48,9 +51,6 @@ export type UpsertOptions = {
    */
   viewer?: string | null;
 };
-
-export const sameUser = (a: string | null | undefined, b: string | null | undefined) =>
-  !!a && !!b && a.toLowerCase() === b.toLowerCase();
 
 /** The cached copy replaced by the incoming one, keeping what the incoming copy cannot know. */
 export function mergeDeal(cached: Deal | undefined, incoming: Deal, source: DealSource): Deal {
@@ -140,9 +140,6 @@ function keywordOf(queryKey: readonly unknown[]): string {
   return typeof queryKey[2] === 'string' ? queryKey[2] : '';
 }
 
-const isDealer = (deal: Deal, username: string) =>
-  sameUser(deal.dealer_creator, username) || sameUser(deal.dealer_joined, username);
-
 /**
  * Puts a new or changed deal into every cached place it shows: the deals lists (a new deal enters
  * the lists whose keyword it matches), my deals, dealmaker deals, and the deal itself.
@@ -159,13 +156,13 @@ export function upsertDealInCaches(queryClient: QueryClient, deal: Deal, options
     queryClient.setQueryData<DealListData>(queryKey, upsertInPages(data, deal, { source, insert }));
   }
 
+  // The viewer's part in the deal now decides whether it belongs in "my deals" and "dealmaker deals".
+  const seen = viewer ? dealViewerOf(deal, viewer) : null;
   queryClient.setQueryData<Deal[]>(dealQueryKeys.mine(), (list) =>
-    list ? upsertInList(list, deal, { source, belongs: viewer ? isDealer(deal, viewer) : undefined }) : list,
+    list ? upsertInList(list, deal, { source, belongs: seen?.isDealer }) : list,
   );
   queryClient.setQueryData<Deal[]>(dealQueryKeys.dealmaker(), (list) =>
-    list
-      ? upsertInList(list, deal, { source, belongs: viewer ? sameUser(deal.dealmaker, viewer) : undefined })
-      : list,
+    list ? upsertInList(list, deal, { source, belongs: seen ? seen.role === 'dealmaker' : undefined }) : list,
   );
 
   const cached = queryClient.getQueryData<Deal>(dealQueryKeys.detail(deal.id));

@@ -1,71 +1,108 @@
-import { useId } from 'react';
+import { type ReactNode, useId } from 'react';
 import { useNavigate } from 'react-router';
 import type { Deal } from '../../../contract/deals';
-import { Alert } from '../../components/ui/alert';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
-import { Dialog } from '../../components/ui/dialog';
+import { useConfirmation } from '../../components/ui/confirm-dialog';
 import { EmptyState } from '../../components/ui/empty-state';
 import { BriefcaseIcon, ShieldIcon } from '../../components/ui/icons';
-import { LoadingState } from '../../components/ui/spinner';
+import { QueryDialog } from '../../components/ui/query-dialog';
 import { formatMoney } from '../../lib/money';
 import { formatDate } from '../../lib/time';
-import { type Flash, FlashStrip, type ShowFlash } from './deal-flash';
+import { useTimedMessage } from '../../lib/use-timed-message';
+import { deleteDealConfirmation, leaveDealConfirmation } from './deal-confirmations';
+import { type Flash, FlashStrip, flashDurationMs, type ShowFlash } from './deal-flash';
 import { useDeleteDealWithFlash, useLeaveDealWithFlash } from './deal-membership-actions';
-import { dealRoleOf } from './deal-rules';
+import { dealRoleOf } from './deal-viewer';
 import { useMyDeals } from './deals-api';
 
 type MyDealsDialogProps = {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   viewer: string;
-  /** The page's flash message, shown here while the dialog covers the page. */
-  flash: Flash | null;
-  onFlash: ShowFlash;
+  /** Beside each deal's badges (the page puts the viewer's unread messages there). */
+  dealNote?: (deal: Deal) => ReactNode;
 };
 
-/** The deals the viewer created or joined, each with View and Delete Deal or Leave Deal. */
-export function MyDealsDialog({ open, onOpenChange, viewer, flash, onFlash }: MyDealsDialogProps) {
+/**
+ * The deals the viewer created or joined, each with View and Delete Deal or Leave Deal. Its flash strip
+ * shows only what was done in it: the page's earlier messages (a bid placed on a card) stay outside.
+ */
+export function MyDealsDialog({ open, onOpenChange, viewer, dealNote }: MyDealsDialogProps) {
   const deals = useMyDeals(open);
+  const [flash, showFlash] = useTimedMessage<Flash>(flashDurationMs);
 
   return (
-    <Dialog
+    <QueryDialog
       open={open}
-      onOpenChange={onOpenChange}
+      onOpenChange={(next) => {
+        showFlash(null);
+        onOpenChange(next);
+      }}
       title="My Deals"
       description="Deals you created or joined as a dealer."
-      size="xl"
+      actions={<FlashStrip flash={flash} />}
+      query={deals}
+      loadingLabel="Loading your deals..."
+      errorText="Failed to load your deals."
+      retry={false}
+      empty={
+        deals.data?.length === 0 && (
+          <EmptyState
+            icon={<BriefcaseIcon size={28} />}
+            title="No deals yet"
+            description="Deals you create or join will appear here."
+            className="py-10"
+          />
+        )
+      }
     >
-      <FlashStrip flash={flash} className="mb-4" />
-      {deals.isPending ? (
-        <LoadingState label="Loading your deals..." className="py-10" />
-      ) : deals.isError ? (
-        <Alert variant="error">Failed to load your deals.</Alert>
-      ) : deals.data.length === 0 ? (
-        <EmptyState
-          icon={<BriefcaseIcon size={28} />}
-          title="No deals yet"
-          description="Deals you create or join will appear here."
-          className="py-10"
-        />
-      ) : (
-        <ul className="space-y-3">
-          {deals.data.map((deal) => (
-            <MyDealRow key={deal.id} deal={deal} viewer={viewer} onFlash={onFlash} />
-          ))}
-        </ul>
-      )}
-    </Dialog>
+      <ul className="space-y-3">
+        {deals.data?.map((deal) => (
+          <MyDealRow key={deal.id} deal={deal} viewer={viewer} onFlash={showFlash} note={dealNote?.(deal)} />
+        ))}
+      </ul>
+    </QueryDialog>
   );
 }
 
-function MyDealRow({ deal, viewer, onFlash }: { deal: Deal; viewer: string; onFlash: ShowFlash }) {
+function MyDealRow({
+  deal,
+  viewer,
+  onFlash,
+  note,
+}: {
+  deal: Deal;
+  viewer: string;
+  onFlash: ShowFlash;
+  note?: ReactNode;
+}) {
   const navigate = useNavigate();
   const titleId = useId();
   const role = dealRoleOf(deal, viewer);
   const leave = useLeaveDealWithFlash(onFlash);
   const remove = useDeleteDealWithFlash(onFlash);
   const busy = leave.isPending || remove.isPending;
+  const confirmation = useConfirmation();
+  // The creator may delete the deal and the counterpart leave it, until an escrow half is paid.
+  const membership =
+    role === 'creator'
+      ? {
+          call: remove,
+          confirm: deleteDealConfirmation,
+          label: 'Delete Deal',
+          variant: 'danger' as const,
+          protectedText: 'Protected - Cannot delete',
+        }
+      : role === 'counterpart'
+        ? {
+            call: leave,
+            confirm: leaveDealConfirmation,
+            label: 'Leave Deal',
+            variant: 'outline' as const,
+            protectedText: 'Protected - Cannot leave',
+          }
+        : null;
 
   return (
     <li>
@@ -87,6 +124,7 @@ function MyDealRow({ deal, viewer, onFlash }: { deal: Deal; viewer: string; onFl
                 Protected (Escrow paid)
               </Badge>
             )}
+            {note}
           </div>
           <p className="text-sm text-slate-500">
             {formatMoney(deal.budget)} · {deal.timeline} · created {formatDate(deal.createdAt)}
@@ -96,34 +134,25 @@ function MyDealRow({ deal, viewer, onFlash }: { deal: Deal; viewer: string; onFl
           <Button variant="outline" size="sm" onClick={() => navigate(`/deals/${deal.id}`)}>
             View
           </Button>
-          {role === 'creator' &&
+          {membership &&
             (deal.escrow_paid ? (
-              <span className="text-sm font-medium text-emerald-700">Protected - Cannot delete</span>
+              <span className="text-sm font-medium text-emerald-700">{membership.protectedText}</span>
             ) : (
               <Button
-                variant="danger"
+                variant={membership.variant}
                 size="sm"
-                loading={remove.isPending}
+                loading={membership.call.isPending}
                 disabled={busy}
-                onClick={() => remove.mutate(deal.id)}
+                onClick={() =>
+                  confirmation.ask(
+                    membership.confirm(deal, { onConfirm: () => membership.call.mutateSettled(deal.id) }),
+                  )
+                }
               >
-                Delete Deal
+                {membership.label}
               </Button>
             ))}
-          {role === 'counterpart' &&
-            (deal.escrow_paid ? (
-              <span className="text-sm font-medium text-emerald-700">Protected - Cannot leave</span>
-            ) : (
-              <Button
-                variant="outline"
-                size="sm"
-                loading={leave.isPending}
-                disabled={busy}
-                onClick={() => leave.mutate(deal.id)}
-              >
-                Leave Deal
-              </Button>
-            ))}
+          {confirmation.dialog}
         </div>
       </article>
     </li>

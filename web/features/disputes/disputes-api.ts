@@ -1,8 +1,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Dispute } from '../../../contract/collaboration';
+import type { Dispute } from '../../../contract/disputes';
 import { api } from '../../lib/api';
 import { type MutationCallbacks, useGuardedMutation } from '../../lib/use-guarded-mutation';
-import { dealQueryKeys } from '../deals/deals-cache';
+import { dealQueryKeys } from '../deals';
 
 /** GET /disputes/deal/{dealId}: under the deal's key, so whatever reloads the deal reloads its disputes too. */
 export const disputesQueryKey = (dealId: number) => [...dealQueryKeys.detail(dealId), 'disputes'] as const;

@@ -1,6 +1,7 @@
 import { act } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Message } from '../../../contract/messages';
+import type { TimelineEvent } from '../../../contract/timeline';
 import { clearStoredToken, storeToken } from '../../lib/auth-token';
 import type { RealtimeSocket } from '../../lib/socket';
 import { cleanup, click, getButton, renderInApp, typeInto, waitFor } from '../../test/render';
@@ -67,7 +68,9 @@ class FakeSocket {
     if (event === 'join-deal-room' && typeof ack === 'function') ack({ ok: true });
     return this;
   }
+  opened = false;
   connect() {
+    this.opened = true;
     return this;
   }
   disconnect() {
@@ -84,13 +87,24 @@ class FakeSocket {
 }
 
 let socket: FakeSocket;
+/** The deal's chat as the server holds it (oldest first), and its system entries. */
 let history: Message[];
+let events: TimelineEvent[];
+let reads: Array<{ userId: number; username: string; lastReadId: number }>;
 let answerSend: (init: RequestInit | undefined) => Promise<Response>;
 
+/** The timeline as the server answers it: messages and system entries, newest first. */
+const timeline = () =>
+  [...history.map((m) => ({ ...m, type: 'message' as const })), ...events].sort((a, b) => b.id - a.id);
+
 async function renderPanel(dealId: number | null = 7) {
-  return renderInApp(<DealMessagesPanel dealId={dealId} />, {
+  const rendered = await renderInApp(<DealMessagesPanel dealId={dealId} />, {
     connectRealtime: () => socket as unknown as RealtimeSocket,
   });
+  // The connection's code (with every feature its events patch) loads on sign-in, a moment after the
+  // first render: slower on a busy machine.
+  await waitFor(() => socket.opened, 5000);
+  return rendered;
 }
 const input = (container: HTMLElement) => {
   const label = [...container.querySelectorAll('label')].find((l) => l.textContent === 'Message');
@@ -103,6 +117,8 @@ describe('DealMessagesPanel', () => {
   beforeEach(() => {
     socket = new FakeSocket();
     history = [];
+    events = [];
+    reads = [];
     answerSend = async (init) => {
       const body = JSON.parse(String(init?.body));
       return json(
@@ -119,7 +135,9 @@ describe('DealMessagesPanel', () => {
     fetchMock.mockImplementation(async (request, init) => {
       const url = String(request);
       if (url === '/api/user-profile') return json(me);
-      if (url === '/api/messages/deal/7?limit=50') return json(history);
+      if (url === '/api/deals/7/timeline?limit=50') return json({ items: timeline() });
+      if (url === '/api/messages/deal/7/reads') return json({ reads });
+      if (url === '/api/messages/deal/7/read' && init?.method === 'POST') return json({ unread: 0 });
       if (url === '/api/messages/send' && init?.method === 'POST') return answerSend(init);
       throw new Error(`Unexpected call ${url}`);
     });
@@ -263,6 +281,70 @@ describe('DealMessagesPanel', () => {
     expect(shownIds(container)).toEqual(['1', '2']);
     // The sender's own message ends their indicator.
     expect(container.textContent).not.toContain('Bob Jones is typing…');
+  });
+
+  it('shows the system entries apart, "New messages" before the first unread, and marks the chat read', async () => {
+    const dave = { id: 9, username: 'dave', full_name: 'Dave Miller' };
+    events = [
+      {
+        type: 'event',
+        id: 1,
+        kind: 'joined',
+        actor: bob,
+        message: 'bob joined the deal.',
+        createdAt: new Date(Date.now() - 200_000).toISOString(),
+      },
+    ];
+    history = [message(2, { sender: dave }), message(3), message(4)];
+    reads = [
+      { userId: 9, username: 'dave', lastReadId: 2 },
+      { userId: 2, username: 'bob', lastReadId: 4 },
+    ];
+    const { container } = await renderPanel();
+    await waitFor(() => container.querySelector('[data-new-messages]'));
+    const log = container.querySelector('[role="log"]')!;
+    const lines = [...log.querySelectorAll('li')].map(
+      (li) =>
+        li.getAttribute('data-message-id') ??
+        (li.hasAttribute('data-event-id') ? `event ${li.getAttribute('data-event-id')}` : li.textContent),
+    );
+    expect(lines).toEqual(['event 1', '2', 'New messages', '3', '4']);
+    expect(log.querySelector('[data-event-id]')!.textContent).toMatch(/^bob joined the deal\. · \dm ago$/);
+    // Bob read Dave's message: it says so under it.
+    expect(container.querySelector('[data-message-id="2"] [data-seen-by]')?.textContent).toBe('Seen by bob');
+    expect(container.textContent).not.toContain('No messages yet');
+
+    await waitFor(() => fetchMock.mock.calls.find(([url]) => url === '/api/messages/deal/7/read') || null);
+    const read = fetchMock.mock.calls.filter(([url]) => url === '/api/messages/deal/7/read');
+    expect(read).toHaveLength(1);
+    expect(JSON.parse(String(read[0]![1]?.body))).toEqual({ lastReadId: 4 });
+
+    // A new message from Bob is read too; the divider stays where it was.
+    await socket.serverSends('message-updated', { dealId: 7, messageData: message(5), updateType: 'sent' });
+    await waitFor(
+      () => fetchMock.mock.calls.filter(([url]) => url === '/api/messages/deal/7/read').length === 2 || null,
+    );
+    expect(container.querySelectorAll('[data-new-messages]')).toHaveLength(1);
+    expect(
+      container.querySelector('[data-new-messages] + [data-message-id]')?.getAttribute('data-message-id'),
+    ).toBe('3');
+  });
+
+  it('says "No messages yet" under the system entries of a deal nobody wrote in', async () => {
+    events = [
+      {
+        type: 'event',
+        id: 1,
+        kind: 'created',
+        actor: bob,
+        message: 'bob created the deal.',
+        createdAt: new Date().toISOString(),
+      },
+    ];
+    const { container } = await renderPanel();
+    await waitFor(() => container.textContent?.includes('No messages yet') || null);
+    expect(container.textContent).toContain('bob created the deal.');
+    expect(container.querySelector('[data-new-messages]')).toBeNull();
   });
 
   it('goes fullscreen, and Escape brings it back', async () => {

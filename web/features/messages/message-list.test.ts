@@ -1,37 +1,28 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../../../contract/messages';
 import type { ServerEvents } from '../../../contract/realtime';
+import { alice, makeMessage, makeSystemEntry } from '../../test/message-fixtures';
 import {
   applyIncomingMessage,
   confirmedMessages,
   createTemporaryMessage,
+  type HistoryItem,
+  insertItems,
   insertMessage,
+  isConfirmedMessage,
   isIncomingMessage,
+  isSystemEntry,
+  lastMessageId,
   type MessagePages,
   mergeMessages,
   newClientId,
   withoutTemporary,
 } from './message-list';
 
-const alice = { id: 1, username: 'alice', full_name: 'Alice Smith' };
-const bob = { id: 2, username: 'bob', full_name: 'Bob Jones' };
+const message = makeMessage;
+const entry = makeSystemEntry;
 
-function message(id: number, overrides: Partial<Message> = {}): Message {
-  const sender = overrides.sender ?? bob;
-  return {
-    id,
-    dealId: 7,
-    content: `Message ${id}`,
-    createdAt: new Date(Date.UTC(2025, 0, 1, 12, 0, id)).toISOString(),
-    senderId: sender.id,
-    sender,
-    senderUsername: sender.username,
-    clientId: null,
-    ...overrides,
-  };
-}
-
-const pagesOf = (...pages: Message[][]): MessagePages => ({
+const pagesOf = (...pages: HistoryItem[][]): MessagePages => ({
   pages: pages.map((messages) => ({ messages, hasMore: false })),
   pageParams: pages.map((_, index) => (index === 0 ? undefined : index)),
 });
@@ -145,5 +136,35 @@ describe('incoming message events', () => {
     const once = applyIncomingMessage(data, event(message(2)), context);
     expect(ids(confirmedMessages(once))).toEqual([1, 2]);
     expect(applyIncomingMessage(once, event(message(2)), context)).toBe(once);
+  });
+});
+
+describe('the timeline in the history', () => {
+  it('holds system entries and messages in one order, and knows which is which', () => {
+    const shown = confirmedMessages(pagesOf([message(3), entry(2), message(4)], [entry(1)]));
+    expect(ids(shown)).toEqual([1, 2, 3, 4]);
+    expect(shown.map(isSystemEntry)).toEqual([true, true, false, false]);
+  });
+
+  it('catches up: what came while away goes in once, whatever was already held, in order', () => {
+    const data = pagesOf([message(5), entry(6), message(7)], [message(1), entry(2)]);
+    // The latest timeline page and the messages after 7 overlap what is held and each other.
+    const caughtUp = insertItems(data, [entry(6), message(7), entry(9), message(8), message(10), message(8)]);
+    expect(ids(confirmedMessages(caughtUp))).toEqual([1, 2, 5, 6, 7, 8, 9, 10]);
+    expect(ids(caughtUp!.pages[0]!.messages)).toEqual([5, 6, 7, 8, 9, 10]);
+    expect(caughtUp!.pages[1]).toBe(data.pages[1]);
+    expect(insertItems(caughtUp, [message(1), entry(9)])).toBe(caughtUp);
+  });
+
+  it('asks for the messages after the last message held (not after a system entry)', () => {
+    expect(lastMessageId(pagesOf([message(5), entry(9)], [message(1)]))).toBe(5);
+    expect(lastMessageId(pagesOf([entry(3)]))).toBeUndefined();
+    expect(lastMessageId(undefined)).toBeUndefined();
+  });
+
+  it('shows the empty-chat messages beside system entries only', () => {
+    expect(mergeMessages([entry(1)], [])).toEqual([entry(1)]);
+    expect(isConfirmedMessage(entry(1))).toBe(false);
+    expect(isConfirmedMessage(message(1))).toBe(true);
   });
 });

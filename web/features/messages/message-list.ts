@@ -1,15 +1,25 @@
 import type { InfiniteData } from '@tanstack/react-query';
 import type { Message } from '../../../contract/messages';
 import type { ServerEvents } from '../../../contract/realtime';
+import type { TimelineEvent } from '../../../contract/timeline';
+import { newRandomId } from '../../lib/random-id';
 
 /**
  * The chat's list logic (spec §4 Messages), free of React and sockets: history pages as the query
  * cache holds them, the user's own messages still on their way, and what an incoming event adds.
  */
 
-/** One page of GET /messages/deal/{dealId}: oldest first, as the server answers. */
+/** A system entry of the deal's timeline (a state change of the deal), shown apart from the chat. */
+export type SystemEntry = TimelineEvent;
+/** What the history holds: the deal's chat messages and its system entries (ids from one sequence). */
+export type HistoryItem = Message | SystemEntry;
+
+export const isSystemEntry = (item: ChatEntry | HistoryItem): item is SystemEntry =>
+  (item as { type?: unknown }).type === 'event';
+
+/** One page of the deal's timeline (GET /deals/{dealId}/timeline), oldest first. */
 export type MessagePage = {
-  messages: Message[];
+  messages: HistoryItem[];
   /** The server had more: an older page may follow. Kept from the fetch, whatever arrives live later. */
   hasMore: boolean;
 };
@@ -19,6 +29,12 @@ export type MessagePages = InfiniteData<MessagePage, number | undefined>;
 /** A message of this user not yet confirmed by the server: shown dimmed, with 'Sending...'. */
 export type TemporaryMessage = Omit<Message, 'id'> & { id: string; isTemporary: true; clientId: string };
 export type ChatMessage = (Message & { isTemporary?: false }) | TemporaryMessage;
+/** One line of the chat panel: a message (confirmed or on its way) or a system entry. */
+export type ChatEntry = ChatMessage | SystemEntry;
+
+/** A message the server has stored (not a system entry, not one still being sent). */
+export const isConfirmedMessage = (entry: ChatEntry | HistoryItem): entry is Message =>
+  !isSystemEntry(entry) && !(entry as ChatMessage).isTemporary;
 
 const timeOf = (message: Pick<Message, 'createdAt'>) => {
   const time = Date.parse(message.createdAt);
@@ -26,14 +42,14 @@ const timeOf = (message: Pick<Message, 'createdAt'>) => {
 };
 
 /** By createdAt; messages of the same instant by id (the server's order). */
-export function compareMessages(a: Message, b: Message): number {
+export function compareMessages(a: Pick<Message, 'createdAt' | 'id'>, b: Pick<Message, 'createdAt' | 'id'>) {
   return timeOf(a) - timeOf(b) || a.id - b.id;
 }
 
-/** The messages of all loaded pages, each once (by id), sorted by createdAt. */
-export function confirmedMessages(pages: Pick<MessagePages, 'pages'> | undefined): Message[] {
+/** The messages and system entries of all loaded pages, each once (by id), sorted by createdAt. */
+export function confirmedMessages(pages: Pick<MessagePages, 'pages'> | undefined): HistoryItem[] {
   if (!pages) return [];
-  const byId = new Map<number, Message>();
+  const byId = new Map<number, HistoryItem>();
   for (const page of pages.pages) for (const message of page.messages) byId.set(message.id, message);
   return [...byId.values()].sort(compareMessages);
 }
@@ -42,22 +58,46 @@ export function confirmedMessages(pages: Pick<MessagePages, 'pages'> | undefined
  * What the panel shows: the confirmed messages, then this user's messages still being sent. A
  * temporary message whose server copy is already there (same clientId) is gone: the copy replaced it.
  */
-export function mergeMessages(confirmed: Message[], pending: TemporaryMessage[]): ChatMessage[] {
+export function mergeMessages(confirmed: HistoryItem[], pending: TemporaryMessage[]): ChatEntry[] {
   if (pending.length === 0) return confirmed;
-  const arrived = new Set(confirmed.map((message) => message.clientId).filter(Boolean));
+  const arrived = new Set(
+    confirmed.flatMap((item) => (isSystemEntry(item) || !item.clientId ? [] : [item.clientId])),
+  );
   return [...confirmed, ...pending.filter((message) => !arrived.has(message.clientId))];
 }
 
 /**
- * The history with one more message, in the latest page. Unchanged (the same object) when it holds
- * that message already, or when there is no history yet.
+ * The history with more items (messages or system entries) in the latest page, each once: those it
+ * holds already, in any page, are left out. Unchanged (the same object) when nothing is new, or when
+ * there is no history yet.
  */
-export function insertMessage(pages: MessagePages | undefined, message: Message): MessagePages | undefined {
+export function insertItems(
+  pages: MessagePages | undefined,
+  items: readonly HistoryItem[],
+): MessagePages | undefined {
   if (!pages || pages.pages.length === 0) return pages;
-  if (pages.pages.some((page) => page.messages.some((other) => other.id === message.id))) return pages;
+  const known = new Set(pages.pages.flatMap((page) => page.messages.map((item) => item.id)));
+  const added = new Map<number, HistoryItem>();
+  for (const item of items) if (!known.has(item.id)) added.set(item.id, item);
+  if (added.size === 0) return pages;
   const [latest, ...older] = pages.pages;
-  const messages = [...latest!.messages, message].sort(compareMessages);
+  const messages = [...latest!.messages, ...added.values()].sort(compareMessages);
   return { ...pages, pages: [{ ...latest!, messages }, ...older] };
+}
+
+/** The history with one more message, in the latest page (unchanged when it holds it already). */
+export const insertMessage = (pages: MessagePages | undefined, message: HistoryItem) =>
+  insertItems(pages, [message]);
+
+/** The highest id of a chat message in the history: catching up asks for the messages after it. */
+export function lastMessageId(pages: Pick<MessagePages, 'pages'> | undefined): number | undefined {
+  let last: number | undefined;
+  for (const page of pages?.pages ?? []) {
+    for (const item of page.messages) {
+      if (!isSystemEntry(item) && (last === undefined || item.id > last)) last = item.id;
+    }
+  }
+  return last;
 }
 
 /**
@@ -112,8 +152,4 @@ export function withoutTemporary(pending: TemporaryMessage[], clientId: string):
 }
 
 /** A random id for a message being sent (1–64 letters, digits, dash or underscore, as the server asks). */
-export function newClientId(): string {
-  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
-}
+export const newClientId = newRandomId;

@@ -1,37 +1,83 @@
-import { type QueryClient, useInfiniteQuery } from '@tanstack/react-query';
+import { type QueryClient, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { limits } from '../../../contract/limits';
-import type { Message } from '../../../contract/messages';
+import type { Message, MessageReads, MessagesReadEvent, UnreadMessages } from '../../../contract/messages';
+import type { TimelineItem } from '../../../contract/timeline';
 import { api } from '../../lib/api';
-import { insertMessage, type MessagePage, type MessagePages } from './message-list';
+import {
+  type HistoryItem,
+  insertItems,
+  insertMessage,
+  lastMessageId,
+  type MessagePage,
+  type MessagePages,
+} from './message-list';
+import { applyReadEvent } from './read-marks';
 
 export const messagePageSize = limits.page.defaultLimit;
+/** Catching up asks for as many messages at once as the server gives. */
+const catchUpPageSize = limits.page.maxLimit;
 
 export const messageKeys = {
   /** Every deal's chat history. */
   all: ['messages'] as const,
-  /** GET /messages/deal/{dealId}, page after page (latest first). */
+  /** GET /deals/{dealId}/timeline: the deal's chat and system entries, page after page (latest first). */
   ofDeal: (dealId: number) => ['messages', 'deal', dealId] as const,
+  /** GET /messages/deal/{dealId}/reads: how far each participant has read. */
+  readsOfDeal: (dealId: number) => ['messages', 'deal', dealId, 'reads'] as const,
+  /** GET /messages/unread: the viewer's unread count per deal. */
+  unread: () => ['messages', 'unread'] as const,
+};
+
+/** Whether a query key is a deal's history (not its reads): those catch up after a reconnection. */
+export const isDealHistoryKey = (key: readonly unknown[]) =>
+  key.length === 3 && key[0] === 'messages' && key[1] === 'deal';
+
+/** One page of the deal's timeline, oldest first (the server answers newest first). */
+const fetchTimeline = async (dealId: number, options: { before?: number; signal?: AbortSignal } = {}) => {
+  const cursor = options.before ? `&before=${options.before}` : '';
+  const { items } = await api.get<{ items: TimelineItem[] }>(
+    `/deals/${dealId}/timeline?limit=${messagePageSize}${cursor}`,
+    { signal: options.signal },
+  );
+  return items.reverse() as HistoryItem[];
 };
 
 /**
- * A deal's chat history: the latest page first, then older pages (each `before` the oldest message
- * loaded so far). Live messages are added to the cached pages by the realtime layer.
+ * A deal's chat history with its system entries (the timeline): the latest page first, then older
+ * pages (each `before` the oldest entry loaded so far). Live messages are added to the cached pages by
+ * the realtime layer.
  */
 export const useDealMessages = (dealId: number, enabled = true) =>
   useInfiniteQuery({
     queryKey: messageKeys.ofDeal(dealId),
     queryFn: async ({ pageParam, signal }): Promise<MessagePage> => {
-      const cursor = pageParam ? `&before=${pageParam}` : '';
-      const messages = await api.get<Message[]>(
-        `/messages/deal/${dealId}?limit=${messagePageSize}${cursor}`,
-        { signal },
-      );
+      const messages = await fetchTimeline(dealId, { before: pageParam, signal });
       return { messages, hasMore: messages.length === messagePageSize };
     },
     initialPageParam: undefined as number | undefined,
     getNextPageParam: (lastPage) => (lastPage.hasMore ? lastPage.messages[0]?.id : undefined),
     enabled,
   });
+
+/** How far each participant of the deal has read its chat. */
+export const useMessageReads = (dealId: number) =>
+  useQuery({
+    queryKey: messageKeys.readsOfDeal(dealId),
+    queryFn: async ({ signal }) =>
+      (await api.get<MessageReads>(`/messages/deal/${dealId}/reads`, { signal })).reads,
+  });
+
+/** The viewer's unread message count of each of their deals (dealId → count). */
+export const useUnreadMessages = () =>
+  useQuery({
+    queryKey: messageKeys.unread(),
+    queryFn: ({ signal }) => api.get<UnreadMessages>('/messages/unread', { signal }),
+    select: (data) => new Map(data.deals.map((deal) => [deal.dealId, deal.unread])),
+  });
+
+/** POST /messages/deal/{dealId}/read: the viewer has read the chat up to `lastReadId`. */
+export const markMessagesRead = (dealId: number, lastReadId: number) =>
+  api.post<{ unread: number }>(`/messages/deal/${dealId}/read`, { lastReadId });
 
 /** POST /messages/send; `clientId` lets the caller recognise the server's copy of its message. */
 export const sendMessage = (input: { dealId: number; content: string; clientId: string }) =>
@@ -50,4 +96,54 @@ export function putMessageInCache(queryClient: QueryClient, message: Message) {
   } else {
     void queryClient.invalidateQueries({ queryKey: key });
   }
+}
+
+/** Moves a participant's read mark in the cached reads of the deal ("Seen by" follows at once). */
+export function putReadInCache(queryClient: QueryClient, event: MessagesReadEvent) {
+  const key = messageKeys.readsOfDeal(event.dealId);
+  if (queryClient.getQueryData(key)) {
+    queryClient.setQueryData<MessageReads['reads']>(key, (reads) => reads && applyReadEvent(reads, event));
+  }
+  void queryClient.invalidateQueries({ queryKey: key, exact: true });
+}
+
+/**
+ * Brings a cached history up to date without reloading it (after a reconnection, or when the deal
+ * changed): every message after the last one held, page after page so that none is skipped, and the
+ * latest system entries; each added once, in order. Nothing when the deal's history is not cached.
+ */
+export async function catchUpDealHistory(queryClient: QueryClient, dealId: number) {
+  const key = messageKeys.ofDeal(dealId);
+  const cached = queryClient.getQueryData<MessagePages>(key);
+  if (!cached) return;
+  const found: HistoryItem[] = await fetchTimeline(dealId);
+  let after = lastMessageId(cached);
+  if (after !== undefined) {
+    for (;;) {
+      const page: Message[] = await api.get<Message[]>(
+        `/messages/deal/${dealId}?after=${after}&limit=${catchUpPageSize}`,
+      );
+      found.push(...page);
+      if (page.length < catchUpPageSize) break;
+      after = page[page.length - 1]!.id;
+    }
+  }
+  queryClient.setQueryData<MessagePages>(key, (current) => insertItems(current, found));
+}
+
+/** Catches up every cached deal history (after the realtime connection came back). */
+export function catchUpAllHistories(queryClient: QueryClient) {
+  const dealIds = queryClient
+    .getQueriesData<MessagePages>({
+      queryKey: messageKeys.all,
+      predicate: (q) => isDealHistoryKey(q.queryKey),
+    })
+    .map(([key]) => key[2] as number);
+  return Promise.all(
+    dealIds.map((dealId) =>
+      catchUpDealHistory(queryClient, dealId).catch((error) =>
+        console.warn(`Catching up the chat of deal ${dealId} failed:`, error),
+      ),
+    ),
+  );
 }

@@ -2,8 +2,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { limits } from '../../../contract/limits';
 import type { User } from '../../../contract/users';
 import { api } from '../../lib/api';
-import { currentUserQueryKey, fetchCurrentUser } from '../auth/auth-api';
-import { usersQueryKey } from '../users/users-api';
+import { currentUserQueryKey, fetchCurrentUser } from '../auth';
+import { usersQueryKey } from '../users';
 
 /** The signed-in user's own record (the same cache entry the navigation bar reads). */
 export const useMyProfile = () => useQuery({ queryKey: currentUserQueryKey, queryFn: fetchCurrentUser });

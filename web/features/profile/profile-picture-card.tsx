@@ -4,16 +4,14 @@ import { Alert } from '../../components/ui/alert';
 import { Avatar } from '../../components/ui/avatar';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent } from '../../components/ui/card';
-import { ConfirmDialog } from '../../components/ui/dialog';
+import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { CameraIcon, KeyIcon, TrashIcon } from '../../components/ui/icons';
-import { ApiError } from '../../lib/api';
+import { serverReason } from '../../lib/api';
 import { useTimedMessage } from '../../lib/use-timed-message';
-import { ResetRequestDialog } from '../auth/reset-request-dialog';
+import { ResetRequestDialog } from '../auth';
 import { pictureFileProblem, useRemovePicture, useUploadPicture } from './profile-api';
 
 type Problem = { title: string; detail?: string };
-
-const serverDetail = (error: unknown) => (error instanceof ApiError ? error.serverMessage : undefined);
 
 /** The picture card of My Profile: upload, change or remove the picture, and reset the password. */
 export function ProfilePictureCard({ user }: { user: User }) {
@@ -41,7 +39,7 @@ export function ProfilePictureCard({ user }: { user: User }) {
     upload.mutate(file, {
       onSuccess: () => showSuccess('Profile picture updated successfully!'),
       onError: (error) =>
-        setProblem({ title: 'Failed to upload profile picture', detail: serverDetail(error) }),
+        setProblem({ title: 'Failed to upload profile picture', detail: serverReason(error) }),
     });
   };
 
@@ -51,7 +49,7 @@ export function ProfilePictureCard({ user }: { user: User }) {
     remove.mutate(undefined, {
       onSuccess: () => showSuccess('Profile picture updated successfully!'),
       onError: (error) =>
-        setProblem({ title: 'Failed to delete profile picture', detail: serverDetail(error) }),
+        setProblem({ title: 'Failed to delete profile picture', detail: serverReason(error) }),
     });
   };
 
@@ -108,7 +106,7 @@ export function ProfilePictureCard({ user }: { user: User }) {
             </Button>
           )}
           <p className="text-xs text-slate-500">JPEG, PNG and GIF supported</p>
-          <p className="text-xs text-slate-400">Up to 5 MB</p>
+          <p className="text-xs text-slate-500">Up to 5 MB</p>
         </div>
 
         <div className="mt-6 w-full border-t border-slate-100 pt-6">
@@ -126,7 +124,7 @@ export function ProfilePictureCard({ user }: { user: User }) {
         title="Remove profile picture"
         message="Are you sure you want to remove your profile picture?"
         confirmLabel="Remove"
-        destructive
+        variant="danger"
         onConfirm={removePicture}
       />
       <ResetRequestDialog open={resetOpen} onOpenChange={setResetOpen} defaultEmail={user.email} />

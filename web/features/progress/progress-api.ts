@@ -1,8 +1,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ProgressItem, ProgressStatus } from '../../../contract/collaboration';
+import type { ProgressItem, ProgressStatus } from '../../../contract/progress';
 import { api } from '../../lib/api';
 import { type MutationCallbacks, useGuardedMutation } from '../../lib/use-guarded-mutation';
-import { dealQueryKeys } from '../deals/deals-cache';
+import { dealQueryKeys } from '../deals';
 
 /** GET /progress/deal/{dealId}: under the deal's key, so whatever reloads the deal reloads its progress too. */
 export const progressQueryKey = (dealId: number) => [...dealQueryKeys.detail(dealId), 'progress'] as const;

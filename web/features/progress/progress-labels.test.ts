@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ProgressItem } from '../../../contract/collaboration';
+import type { ProgressItem } from '../../../contract/progress';
 import { inStepOrder, progressActions, statusWords } from './progress-labels';
 
 describe('progress labels', () => {

@@ -1,4 +1,4 @@
-import type { ProgressItem, ProgressStatus } from '../../../contract/collaboration';
+import type { ProgressItem, ProgressStatus } from '../../../contract/progress';
 
 /** 'in_progress' → 'in progress'. */
 export const statusWords = (status: string) => status.replace(/_/g, ' ');

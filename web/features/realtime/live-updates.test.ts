@@ -2,18 +2,20 @@ import { QueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Deal } from '../../../contract/deals';
+import type { EscrowStatusResponse } from '../../../contract/escrow';
 import type { Message } from '../../../contract/messages';
+import type { NotificationEvent } from '../../../contract/notifications';
 import type { ServerEvents } from '../../../contract/realtime';
-import type { EscrowStatusResponse } from '../../../contract/wallet';
 import type { RealtimeSocket } from '../../lib/socket';
 import { makeDeal } from '../../test/deal-fixtures';
-import { dealmakerRequestKeys } from '../dealmaker-requests/dealmaker-requests-api';
-import { type DealListData, dealQueryKeys } from '../deals/deals-cache';
-import { disputesQueryKey } from '../disputes/disputes-api';
-import type { MessagePages } from '../messages/message-list';
-import { messageKeys } from '../messages/messages-api';
-import { progressQueryKey } from '../progress/progress-api';
-import { escrowQueryKey, walletKeys } from '../wallet/wallet-api';
+import { dealmakerRequestKeys } from '../dealmaker-requests';
+import { type DealListData, dealQueryKeys } from '../deals';
+import { disputesQueryKey } from '../disputes';
+import { escrowQueryKey } from '../escrow';
+import { type MessagePages, messageKeys } from '../messages';
+import { notificationKeys } from '../notifications';
+import { progressQueryKey } from '../progress';
+import { walletKeys } from '../wallet';
 import { attachLiveUpdates, createLiveUpdates, type LiveViewer } from './live-updates';
 
 vi.mock('sonner', () => ({ toast: vi.fn() }));
@@ -168,7 +170,7 @@ describe('other deal events', () => {
   it('escrow-updated shows the new escrow at once and reloads it, the deal and the wallet', async () => {
     const deal = makeDeal({ id: 4, dealer_joined: 'dave', dealmaker: 'erin', escrow_paid: true });
     fetchMock.mockResolvedValue(new Response(JSON.stringify(deal), { status: 200 }));
-    const status: EscrowStatusResponse = { escrowExists: true, escrow: null, deal };
+    const status: EscrowStatusResponse = { escrowExists: true, escrow: null, deal, expiresAt: null };
     queryClient.setQueryData(escrowQueryKey(4), status);
     queryClient.setQueryData(walletKeys.summary(), { balance: 1, totalDeposited: 1, totalWithdrawn: 0 });
     queryClient.setQueryData(walletKeys.transactions(), { pages: [], pageParams: [] });
@@ -181,6 +183,7 @@ describe('other deal events', () => {
       counterpartPaid: false,
       creatorAmount: 50,
       counterpartAmount: 50,
+      expiresAt: null,
     };
     handlers['escrow-updated']({ dealId: 4, data: escrow, updateType: 'updated' });
     expect(queryClient.getQueryData<EscrowStatusResponse>(escrowQueryKey(4))?.escrow).toEqual(escrow);
@@ -240,17 +243,55 @@ describe('message-updated', () => {
     handlers['message-updated']({ dealId: 4, messageData: message(2, 9), updateType: 'sent' });
     expect(shown()).toEqual([1]);
   });
+
+  it("counts someone else's message on the deal's unread badge, not the viewer's own", () => {
+    queryClient.setQueryData(messageKeys.unread(), { deals: [] });
+    handlers['message-updated']({ dealId: 4, messageData: message(2, 9), updateType: 'sent' });
+    expect(invalidated(messageKeys.unread())).toBe(false);
+    handlers['message-updated']({ dealId: 4, messageData: message(3, 3), updateType: 'sent' });
+    expect(invalidated(messageKeys.unread())).toBe(true);
+  });
+});
+
+describe('messages-read', () => {
+  it('moves the reader’s mark forward at once, so "Seen by" follows', () => {
+    queryClient.setQueryData(messageKeys.readsOfDeal(4), [{ userId: 3, username: 'erin', lastReadId: 2 }]);
+    handlers['messages-read']({ dealId: 4, userId: 3, username: 'erin', lastReadId: 7 });
+    expect(queryClient.getQueryData(messageKeys.readsOfDeal(4))).toEqual([
+      { userId: 3, username: 'erin', lastReadId: 7 },
+    ]);
+    handlers['messages-read']({ dealId: 4, userId: 3, username: 'erin', lastReadId: 5 });
+    expect(queryClient.getQueryData(messageKeys.readsOfDeal(4))).toEqual([
+      { userId: 3, username: 'erin', lastReadId: 7 },
+    ]);
+  });
 });
 
 describe('notification', () => {
+  const notice = (fields: Pick<NotificationEvent, 'message' | 'kind'>): NotificationEvent => ({
+    id: 1,
+    dealId: 4,
+    createdAt: '2025-01-01T00:00:00.000Z',
+    unreadCount: 1,
+    ...fields,
+  });
+
   it('shows a toast for 3 seconds, and reloads the wallet when money moved', () => {
     queryClient.setQueryData(walletKeys.summary(), { balance: 1, totalDeposited: 1, totalWithdrawn: 0 });
-    handlers.notification({ message: 'Someone joined your deal.', kind: 'deal-joined', dealId: 4 });
+    handlers.notification(notice({ message: 'Someone joined your deal.', kind: 'deal-joined' }));
     expect(toast).toHaveBeenCalledWith('Someone joined your deal.', { duration: 3000 });
     expect(invalidated(walletKeys.summary())).toBe(false);
 
-    handlers.notification({ message: 'You received $10.00.', kind: 'payment-received', dealId: 4 });
+    handlers.notification(notice({ message: 'You received $10.00.', kind: 'payment-received' }));
     expect(invalidated(walletKeys.summary())).toBe(true);
+  });
+
+  it('sets the bell’s count from the event, and reloads the open list', () => {
+    queryClient.setQueryData(notificationKeys.unreadCount(), 2);
+    queryClient.setQueryData(notificationKeys.list(), { pages: [], pageParams: [] });
+    handlers.notification({ ...notice({ message: 'Hi', kind: 'message' }), unreadCount: 5 });
+    expect(queryClient.getQueryData(notificationKeys.unreadCount())).toBe(5);
+    expect(invalidated(notificationKeys.list())).toBe(true);
   });
 });
 

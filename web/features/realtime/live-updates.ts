@@ -1,24 +1,31 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import type { Bid, Deal } from '../../../contract/deals';
+import type { EscrowStatusResponse } from '../../../contract/escrow';
 import type { ServerEventListeners, ServerEvents } from '../../../contract/realtime';
-import type { EscrowStatusResponse } from '../../../contract/wallet';
-import { api } from '../../lib/api';
+import { sameUser } from '../../lib/same-user';
 import type { RealtimeSocket } from '../../lib/socket';
-import { dealmakerRequestKeys } from '../dealmaker-requests/dealmaker-requests-api';
+import { dealmakerRequestKeys } from '../dealmaker-requests';
 import {
   type DealListData,
   dealQueryKeys,
+  reloadDeal,
   removeDealFromCaches,
-  sameUser,
   setMyBidInCaches,
   upsertDealInCaches,
-} from '../deals/deals-cache';
-import { disputesQueryKey } from '../disputes/disputes-api';
-import { isIncomingMessage } from '../messages/message-list';
-import { messageKeys, putMessageInCache } from '../messages/messages-api';
-import { progressQueryKey } from '../progress/progress-api';
-import { escrowQueryKey, walletKeys } from '../wallet/wallet-api';
+} from '../deals';
+import { disputesQueryKey } from '../disputes';
+import { escrowQueryKey } from '../escrow';
+import {
+  catchUpDealHistory,
+  isIncomingMessage,
+  messageKeys,
+  putMessageInCache,
+  putReadInCache,
+} from '../messages';
+import { putNotificationInCache } from '../notifications';
+import { progressQueryKey } from '../progress';
+import { walletKeys } from '../wallet';
 
 /**
  * The one place that maps realtime events (contract/realtime.ts) to query-cache changes. Every
@@ -44,17 +51,11 @@ export function createLiveUpdates(queryClient: QueryClient, getViewer: () => Liv
   const invalidate = (queryKey: readonly unknown[], exact = false) =>
     void queryClient.invalidateQueries({ queryKey, exact });
   const invalidateDeal = (dealId: number) => invalidate(dealQueryKeys.detail(dealId), true);
-
-  /** Reloads a deal as this viewer sees it (my_bid, escrow_paid) into every cached copy. */
-  const refreshDeal = async (dealId: number) => {
-    try {
-      const deal = await api.get<Deal>(`/deals/${dealId}`);
-      upsertDealInCaches(queryClient, deal, { source: 'viewer', viewer: getViewer()?.username ?? null });
-    } catch (error) {
-      console.error('Reloading the deal after a realtime update failed', error);
-      invalidateDeal(dealId);
-    }
-  };
+  /** The deal changed: its timeline has a new system entry, which an open chat shows. */
+  const followTimeline = (dealId: number) =>
+    void catchUpDealHistory(queryClient, dealId).catch((error) =>
+      console.warn(`The timeline of deal ${dealId} could not be brought up to date:`, error),
+    );
 
   /** The viewer's own bid was deleted (elsewhere): no cached copy of the deal may still offer it. */
   const forgetMyBid = (dealId: number, bidId: number) => {
@@ -84,6 +85,7 @@ export function createLiveUpdates(queryClient: QueryClient, getViewer: () => Liv
       }
       // Broadcasts carry public fields only: the viewer's own bid stays as cached.
       upsertDealInCaches(queryClient, data, { source: 'broadcast', viewer: getViewer()?.username ?? null });
+      followTimeline(dealId);
       if (updateType === 'finalized' || updateType === 'dealmaker-assigned') {
         // The other bids and the open requests were removed; the escrow opens.
         invalidate(dealQueryKeys.bids(dealId));
@@ -104,6 +106,7 @@ export function createLiveUpdates(queryClient: QueryClient, getViewer: () => Liv
       invalidate(dealQueryKeys.bids(dealId));
       // A new or changed bid may have changed the dealers' selections.
       invalidateDeal(dealId);
+      if (updateType === 'selected') followTimeline(dealId);
     },
 
     'dealmaker-request-updated': ({ dealId }) => {
@@ -117,25 +120,40 @@ export function createLiveUpdates(queryClient: QueryClient, getViewer: () => Liv
       );
       invalidate(escrowQueryKey(dealId));
       // escrow_paid protects the deal on the Deals page and in My Deals.
-      void refreshDeal(dealId);
+      void reloadDeal(queryClient, dealId, getViewer()?.username ?? null);
       invalidate(walletKeys.all);
+      followTimeline(dealId);
     },
 
-    'progress-updated': ({ dealId }) => invalidate(progressQueryKey(dealId)),
+    'progress-updated': ({ dealId }) => {
+      invalidate(progressQueryKey(dealId));
+      followTimeline(dealId);
+    },
 
-    'dispute-updated': ({ dealId }) => invalidate(disputesQueryKey(dealId)),
+    'dispute-updated': ({ dealId }) => {
+      invalidate(disputesQueryKey(dealId));
+      followTimeline(dealId);
+    },
 
     'message-updated': (event) => {
       // The viewer's own messages are shown by the tab that sends them.
       if (!isIncomingMessage(event, { dealId: event.dealId, viewerId: getViewer()?.id })) return;
       putMessageInCache(queryClient, event.messageData);
+      // One more unread message on the deal's badge (the open chat marks it read again).
+      invalidate(messageKeys.unread(), true);
     },
+
+    // Someone read the chat: "Seen by" under the viewer's messages follows.
+    'messages-read': (event) => putReadInCache(queryClient, event),
 
     // Typing belongs to the open chat panel: nothing cached.
     'typing-updated': () => {},
 
-    notification: ({ message, kind }) => {
+    notification: (event) => {
+      const { message, kind } = event;
       toast(message, { duration: notificationDurationMs });
+      // The bell counts it at once.
+      putNotificationInCache(queryClient, event);
       if (isMoneyNotification(kind)) invalidate(walletKeys.all);
     },
   };

@@ -1,10 +1,11 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Review } from '../../../contract/collaboration';
+import type { DealRole } from '../../../contract/deals';
+import type { Review } from '../../../contract/reviews';
 import { api, segment } from '../../lib/api';
 import { type MutationCallbacks, useGuardedMutation } from '../../lib/use-guarded-mutation';
-import { dealQueryKeys } from '../deals/deals-cache';
+import { dealQueryKeys } from '../deals';
 
-export type ReviewableUser = { username: string; role: 'creator' | 'counterpart' | 'dealmaker' };
+export type ReviewableUser = { username: string; role: DealRole };
 export type Reviewable = { reviewableUsers: ReviewableUser[]; dealTitle: string };
 export type UserReviewsResponse = { reviews: Review[]; averageRating: number; totalReviews: number };
 

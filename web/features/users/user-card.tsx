@@ -10,7 +10,7 @@ import { formatDate } from '../../lib/time';
 export function UserCard({ user, isMe }: { user: User; isMe: boolean }) {
   const name = user.full_name || user.username;
   return (
-    <li className="flex flex-col rounded-2xl border border-slate-200/80 bg-white p-5 shadow-sm transition hover:shadow-md">
+    <li className="flex min-w-0 flex-col rounded-2xl border border-slate-200/80 bg-white p-5 shadow-sm transition hover:shadow-md">
       <div className="flex items-start gap-4">
         <Avatar src={user.profile.profile_picture} name={name} size="md" />
         <div className="min-w-0 flex-1">
@@ -24,12 +24,12 @@ export function UserCard({ user, isMe }: { user: User; isMe: boolean }) {
       <div className="mt-4 flex-1 space-y-1.5 text-sm text-slate-600">
         {user.email && (
           <p className="flex items-center gap-2 truncate">
-            <MailIcon size={16} className="shrink-0 text-slate-400" />
+            <MailIcon size={16} className="shrink-0 text-slate-500" />
             <span className="truncate">{user.email}</span>
           </p>
         )}
         <p className="flex items-center gap-2">
-          <CalendarIcon size={16} className="shrink-0 text-slate-400" />
+          <CalendarIcon size={16} className="shrink-0 text-slate-500" />
           Joined {formatDate(user.createdAt)}
         </p>
       </div>

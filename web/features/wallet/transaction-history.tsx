@@ -1,50 +1,86 @@
-import { Link } from 'react-router';
-import type { WalletTransaction } from '../../../contract/wallet';
+import { useState } from 'react';
+import {
+  type WalletTransaction,
+  type WalletTransactionType,
+  walletTransactionTypes,
+} from '../../../contract/wallet';
 import { Alert } from '../../components/ui/alert';
-import { Button } from '../../components/ui/button';
+import { buttonClasses } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { EmptyState } from '../../components/ui/empty-state';
-import { ArrowLeftIcon, ArrowRightIcon, ClockIcon } from '../../components/ui/icons';
+import { ErrorRetry } from '../../components/ui/error-retry';
+import { ClockIcon } from '../../components/ui/icons';
+import { LoadMore } from '../../components/ui/load-more';
 import { LoadingState } from '../../components/ui/spinner';
-import { cn } from '../../lib/cn';
-import { formatMoney } from '../../lib/money';
-import { formatDateTime } from '../../lib/time';
-import { useWalletTransactions } from './wallet-api';
-import { formatTransactionAmount, transactionDirection, transactionLabel } from './wallet-format';
+import { transactionTypeLabels } from './transaction-labels';
+import { TransactionReceipt } from './transaction-receipt';
+import { TransactionRow } from './transaction-row';
+import { transactionsCsvUrl, useWalletTransactions } from './wallet-api';
 import { walletLoadFailed } from './wallet-overview';
 
-/** Every movement of the wallet, newest first, with the balance after it; older rows on demand. */
+/**
+ * Every movement of the wallet, newest first, with the balance after it; older rows on demand, one type
+ * at a time if asked, the whole history as CSV, and each row's receipt.
+ */
 export function TransactionHistory() {
-  const history = useWalletTransactions();
+  const [type, setType] = useState<WalletTransactionType | ''>('');
+  const [receipt, setReceipt] = useState<WalletTransaction | null>(null);
+  const history = useWalletTransactions(type);
   const rows = history.data?.pages.flat() ?? [];
 
   return (
     <Card>
-      <CardHeader>
-        <CardTitle>Transaction History</CardTitle>
-        <CardDescription>Deposits, withdrawals and escrow payments, newest first.</CardDescription>
+      <CardHeader className="gap-3">
+        <div className="flex flex-wrap items-start justify-between gap-3">
+          <div className="min-w-0">
+            <CardTitle>Transaction History</CardTitle>
+            <CardDescription>Newest first. Open a movement for its receipt.</CardDescription>
+          </div>
+          <a
+            href={transactionsCsvUrl(type)}
+            download
+            className={buttonClasses({ variant: 'outline', size: 'sm' })}
+          >
+            Download CSV
+          </a>
+        </div>
+        <div className="flex items-center gap-3">
+          <label htmlFor="transaction-type" className="text-sm font-medium text-slate-700">
+            Type
+          </label>
+          <select
+            id="transaction-type"
+            value={type}
+            onChange={(event) => setType(event.target.value as WalletTransactionType | '')}
+            className="h-10 min-w-0 flex-1 rounded-lg border border-slate-300 bg-white px-3 text-sm text-slate-900 focus:border-indigo-500 focus:ring-2 focus:ring-indigo-500/30 focus:outline-none sm:flex-none"
+          >
+            <option value="">All types</option>
+            {walletTransactionTypes.map((value) => (
+              <option key={value} value={value}>
+                {transactionTypeLabels[value]}
+              </option>
+            ))}
+          </select>
+        </div>
       </CardHeader>
       <CardContent className="px-0 py-0">
         {history.isPending ? (
           <LoadingState label="Loading transactions..." />
         ) : history.isError && rows.length === 0 ? (
-          <div className="space-y-3 px-6 py-5">
-            <Alert variant="error">{walletLoadFailed}</Alert>
-            <Button variant="outline" size="sm" onClick={() => history.refetch()}>
-              Try again
-            </Button>
-          </div>
+          <ErrorRetry onRetry={history.refetch} className="px-6 py-5">
+            {walletLoadFailed}
+          </ErrorRetry>
         ) : rows.length === 0 ? (
           <EmptyState
             icon={<ClockIcon size={28} />}
-            title="No transactions yet"
+            title={type ? `No ${transactionTypeLabels[type].toLowerCase()} yet` : 'No transactions yet'}
             description="Your deposits, withdrawals and escrow payments will appear here."
           />
         ) : (
           <>
             <ul className="divide-y divide-slate-100">
               {rows.map((transaction) => (
-                <TransactionRow key={transaction.id} transaction={transaction} />
+                <TransactionRow key={transaction.id} transaction={transaction} onOpen={setReceipt} />
               ))}
             </ul>
             {history.isFetchNextPageError && (
@@ -52,61 +88,11 @@ export function TransactionHistory() {
                 {walletLoadFailed}
               </Alert>
             )}
-            {history.hasNextPage && (
-              <div className="flex justify-center border-t border-slate-100 px-6 py-4">
-                <Button
-                  variant="outline"
-                  loading={history.isFetchingNextPage}
-                  onClick={() => history.fetchNextPage()}
-                >
-                  {history.isFetchingNextPage ? 'Loading...' : 'Load more'}
-                </Button>
-              </div>
-            )}
+            <LoadMore query={history} className="border-t border-slate-100 px-6 py-4" />
           </>
         )}
       </CardContent>
+      <TransactionReceipt transaction={receipt} onClose={() => setReceipt(null)} />
     </Card>
-  );
-}
-
-function TransactionRow({ transaction }: { transaction: WalletTransaction }) {
-  const incoming = transactionDirection(transaction) === 'in';
-  return (
-    <li className="flex items-center gap-4 px-6 py-4">
-      <span
-        className={cn(
-          'flex h-10 w-10 shrink-0 items-center justify-center rounded-full',
-          incoming ? 'bg-emerald-50 text-emerald-600' : 'bg-rose-50 text-rose-600',
-        )}
-      >
-        {incoming ? (
-          <ArrowRightIcon size={18} className="rotate-90" />
-        ) : (
-          <ArrowLeftIcon size={18} className="rotate-90" />
-        )}
-      </span>
-      <div className="min-w-0 flex-1">
-        <p className="truncate font-medium text-slate-900 first-letter:uppercase">
-          {transactionLabel(transaction)}
-        </p>
-        <p className="flex flex-wrap items-center gap-x-3 text-xs text-slate-500">
-          <time dateTime={transaction.createdAt}>{formatDateTime(transaction.createdAt)}</time>
-          {transaction.dealId !== undefined && (
-            <Link to={`/deals/${transaction.dealId}`} className="text-indigo-600 hover:underline">
-              View deal
-            </Link>
-          )}
-        </p>
-      </div>
-      <div className="shrink-0 text-right">
-        <p className={cn('font-semibold tabular-nums', incoming ? 'text-emerald-600' : 'text-rose-600')}>
-          {formatTransactionAmount(transaction)}
-        </p>
-        <p className="text-xs text-slate-500 tabular-nums">
-          Balance: {formatMoney(transaction.balanceAfter)}
-        </p>
-      </div>
-    </li>
   );
 }

@@ -1,6 +1,6 @@
-import { centsToDollars, formatCents } from '../../../contract/money';
+import { centsToDollars } from '../../../contract/money';
 import { signedAmount, type WalletTransaction } from '../../../contract/wallet';
-import { formatMoney } from '../../lib/money';
+import { formatSignedMoney } from '../../lib/money';
 
 /** A Transaction History row's text: its description, or its type in words ('escrow_lock' → 'escrow lock'). */
 export function transactionLabel(transaction: Pick<WalletTransaction, 'description' | 'type'>): string {
@@ -12,10 +12,9 @@ export function transactionDirection(transaction: Pick<WalletTransaction, 'type'
   return signedAmount(transaction) < 0 ? 'out' : 'in';
 }
 
-/** '+$10.00' or '-$10.00'. */
+/** '+$10.00' or '−$10.00'. */
 export function formatTransactionAmount(transaction: Pick<WalletTransaction, 'type' | 'amount'>): string {
-  const direction = transactionDirection(transaction);
-  return `${direction === 'in' ? '+' : '-'}${formatMoney(Math.abs(transaction.amount))}`;
+  return formatSignedMoney(transaction.amount, transactionDirection(transaction));
 }
 
 export const invalidAmountMessage = 'Please enter a valid amount';
@@ -40,9 +39,4 @@ export function checkAmount(
   if (!Number.isSafeInteger(cents) || cents < 1) return { ok: false, error: invalidAmountMessage };
   if (cents > bounds.maxCents) return { ok: false, error: bounds.tooMuch(bounds.maxCents) };
   return { ok: true, cents, amount: centsToDollars(cents) };
-}
-
-/** '$12.50' as the success messages write it (no thousands separator, like the server's messages). */
-export function plainDollars(cents: number): string {
-  return `$${formatCents(cents)}`;
 }

@@ -1,15 +1,17 @@
 import { type FormEvent, useState } from 'react';
-import { formatCents } from '../../../contract/money';
+import { formatCents, formatUsdCents } from '../../../contract/money';
 import type { WalletMovementResponse } from '../../../contract/wallet';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
-import { Field, Input } from '../../components/ui/input';
+import { useConfirmationOf } from '../../components/ui/confirm-dialog';
+import { TextField } from '../../components/ui/input';
 import { errorMessage } from '../../lib/api';
+import { useIdempotencyKeys } from '../../lib/idempotency-key';
 import { useTimedMessage } from '../../lib/use-timed-message';
-import { useIdempotencyKeys } from './idempotency-key';
-import { type MovementKind, useWalletMovement } from './wallet-api';
-import { checkAmount, plainDollars } from './wallet-format';
+import { type MovementKind, useWallet, useWalletMovement } from './wallet-api';
+import { movementConfirmation } from './wallet-confirmations';
+import { checkAmount } from './wallet-format';
 
 /** Success messages stay 5 seconds (spec §9). */
 const successDurationMs = 5000;
@@ -46,6 +48,13 @@ export function WalletMovementForm({
   const [done, showDone] = useTimedMessage<string>(successDurationMs);
   const keys = useIdempotencyKeys();
   const move = useWalletMovement(kind);
+  const balance = useWallet().data?.balance;
+  // Built on every render while open: the balance may arrive after the click.
+  const confirmation = useConfirmationOf(({ cents, run }: { cents: number; run: () => unknown }) =>
+    movementConfirmation(kind, cents, balance === undefined ? undefined : Math.round(balance * 100), {
+      onConfirm: run,
+    }),
+  );
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -59,20 +68,22 @@ export function WalletMovementForm({
     setFailed(null);
     showDone(null);
     const action = `${kind}:${check.cents}`;
-    move.mutate(
-      { amount: check.amount, idempotencyKey: keys.keyFor(action) },
-      {
-        onSuccess: (answer) => {
-          keys.succeeded(action);
-          setValue('');
-          showDone(success(answer, check.cents));
+    const run = () =>
+      move.mutateSettled(
+        { amount: check.amount, idempotencyKey: keys.keyFor(action) },
+        {
+          onSuccess: (answer) => {
+            keys.succeeded(action);
+            setValue('');
+            showDone(success(answer, check.cents));
+          },
+          onError: (error) => {
+            console.error(`Wallet ${kind} failed`, error);
+            setFailed(errorMessage(error, failure));
+          },
         },
-        onError: (error) => {
-          console.error(`Wallet ${kind} failed`, error);
-          setFailed(errorMessage(error, failure));
-        },
-      },
-    );
+      );
+    confirmation.ask({ cents: check.cents, run });
   };
 
   return (
@@ -83,25 +94,23 @@ export function WalletMovementForm({
       </CardHeader>
       <CardContent>
         <form onSubmit={submit} noValidate className="space-y-4">
-          <Field label="Amount ($)" hint={hint} error={problem ?? undefined}>
-            {(control) => (
-              <Input
-                {...control}
-                name="amount"
-                type="number"
-                inputMode="decimal"
-                min={0.01}
-                step={0.01}
-                max={maxCents === null ? undefined : formatCents(maxCents)}
-                placeholder="0.00"
-                value={value}
-                onChange={(event) => {
-                  setValue(event.target.value);
-                  setProblem(null);
-                }}
-              />
-            )}
-          </Field>
+          <TextField
+            label="Amount ($)"
+            hint={hint}
+            error={problem ?? undefined}
+            name="amount"
+            type="number"
+            inputMode="decimal"
+            min={0.01}
+            step={0.01}
+            max={maxCents === null ? undefined : formatCents(maxCents)}
+            placeholder="0.00"
+            value={value}
+            onChange={(event) => {
+              setValue(event.target.value);
+              setProblem(null);
+            }}
+          />
           <Button
             type="submit"
             className="w-full"
@@ -113,12 +122,13 @@ export function WalletMovementForm({
           {done && <Alert variant="success">{done}</Alert>}
           {failed && <Alert variant="error">{failed}</Alert>}
         </form>
+        {confirmation.dialog}
       </CardContent>
     </Card>
   );
 }
 
 export const depositSuccess = (_answer: WalletMovementResponse, cents: number) =>
-  `Successfully deposited ${plainDollars(cents)}`;
+  `Successfully deposited ${formatUsdCents(cents)}`;
 export const withdrawSuccess = (_answer: WalletMovementResponse, cents: number) =>
-  `Successfully withdrew ${plainDollars(cents)}`;
+  `Successfully withdrew ${formatUsdCents(cents)}`;

@@ -1,7 +1,6 @@
 import type { ReactNode } from 'react';
-import { Alert } from '../../components/ui/alert';
-import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card';
+import { ErrorRetry } from '../../components/ui/error-retry';
 import { ArrowLeftIcon, ArrowRightIcon, WalletIcon } from '../../components/ui/icons';
 import { Spinner } from '../../components/ui/spinner';
 import { cn } from '../../lib/cn';
@@ -20,12 +19,7 @@ export function WalletOverview() {
       </CardHeader>
       <CardContent>
         {wallet.isError ? (
-          <div className="space-y-3">
-            <Alert variant="error">{walletLoadFailed}</Alert>
-            <Button variant="outline" size="sm" onClick={() => wallet.refetch()}>
-              Try again
-            </Button>
-          </div>
+          <ErrorRetry onRetry={wallet.refetch}>{walletLoadFailed}</ErrorRetry>
         ) : (
           <dl className="grid gap-4 sm:grid-cols-3">
             <Stat
@@ -39,14 +33,14 @@ export function WalletOverview() {
               label="Total Deposited"
               value={wallet.data?.totalDeposited}
               icon={<ArrowRightIcon size={20} className="rotate-90" />}
-              className="bg-emerald-50 text-emerald-900 [&_dt]:text-emerald-700"
+              className="bg-emerald-50 text-emerald-900 [&_dt]:text-emerald-800"
               iconClassName="bg-white text-emerald-600"
             />
             <Stat
               label="Total Withdrawn"
               value={wallet.data?.totalWithdrawn}
               icon={<ArrowLeftIcon size={20} className="rotate-90" />}
-              className="bg-slate-50 text-slate-900 [&_dt]:text-slate-500"
+              className="bg-slate-50 text-slate-900 [&_dt]:text-slate-600"
               iconClassName="bg-white text-slate-500"
             />
           </dl>
@@ -70,16 +64,22 @@ function Stat({
   iconClassName: string;
 }) {
   return (
-    <div className={cn('flex items-center gap-4 rounded-xl px-5 py-4', className)}>
-      <span className={cn('flex h-11 w-11 shrink-0 items-center justify-center rounded-xl', iconClassName)}>
-        {icon}
-      </span>
-      <div className="min-w-0">
-        <dt className="text-xs font-medium tracking-wide uppercase">{label}</dt>
-        <dd className="mt-0.5 truncate text-2xl font-bold tabular-nums">
-          {value === undefined ? <Spinner size="sm" label={`Loading ${label}`} /> : formatMoney(value)}
-        </dd>
-      </div>
+    // dt and dd sit directly in the stat (the icon inside dt), as a description list requires.
+    <div className={cn('relative min-w-0 rounded-xl py-4 pr-5 pl-20', className)}>
+      <dt className="text-xs font-medium tracking-wide uppercase">
+        <span
+          className={cn(
+            'absolute top-1/2 left-5 flex h-11 w-11 -translate-y-1/2 items-center justify-center rounded-xl',
+            iconClassName,
+          )}
+        >
+          {icon}
+        </span>
+        {label}
+      </dt>
+      <dd className="mt-0.5 truncate text-2xl font-bold tabular-nums">
+        {value === undefined ? <Spinner size="sm" label={`Loading ${label}`} /> : formatMoney(value)}
+      </dd>
     </div>
   );
 }

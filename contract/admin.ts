@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { dealSchema } from './deals';
+import { disputeSchema } from './disputes';
+import { escrowSchema } from './escrow';
+import { decimalId } from './fields';
+import { limits } from './limits';
+import { timelineItemSchema } from './timeline';
+
+/** The operators' calls (/api/admin/…): operators only, granted by a command on the server. */
+
+/** GET /api/admin/disputes?escalated=&status=&limit=&before= */
+export const adminDisputesQuerySchema = z.object({
+  escalated: z.enum(['true', 'false']).optional(),
+  status: z.enum(['open', 'resolved', 'all']).default('open'),
+  limit: z.coerce.number().int().min(1).max(limits.page.maxLimit).default(limits.page.defaultLimit),
+  before: decimalId().optional(),
+});
+
+/** One dispute of the queue with everything an operator needs to decide. */
+export const adminDisputeSchema = z.object({
+  dispute: disputeSchema,
+  deal: dealSchema,
+  escrow: escrowSchema.nullable(),
+  participants: z.object({
+    creator: z.string(),
+    counterpart: z.string().nullable(),
+    dealmaker: z.string().nullable(),
+  }),
+  /** The deal's timeline, newest first (its latest page). */
+  timeline: z.array(timelineItemSchema),
+});
+export const adminDisputeListSchema = z.object({ disputes: z.array(adminDisputeSchema) });
+export type AdminDispute = z.infer<typeof adminDisputeSchema>;
+
+/** GET /api/admin/ledger/check: every money invariant, its verdict and what breaks it. */
+export const ledgerCheckSchema = z.object({
+  ok: z.boolean(),
+  checkedAt: z.string(),
+  counts: z.object({
+    transfers: z.number().int(),
+    wallets: z.number().int(),
+    escrows: z.number().int(),
+    walletTransactions: z.number().int(),
+  }),
+  checks: z.array(
+    z.object({
+      name: z.string(),
+      description: z.string(),
+      ok: z.boolean(),
+      violations: z.array(z.record(z.string(), z.unknown())),
+    }),
+  ),
+});
+export type LedgerCheck = z.infer<typeof ledgerCheckSchema>;
+
+/** GET /api/admin/audit?limit=&before=&dealId=&username= */
+export const auditQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(limits.page.maxLimit).default(limits.page.defaultLimit),
+  before: decimalId(Number.MAX_SAFE_INTEGER).optional(),
+  dealId: decimalId().optional(),
+  username: z.string().trim().min(1).max(limits.username.max).optional(),
+});
+
+export const auditEntrySchema = z.object({
+  id: z.number().int(),
+  createdAt: z.string(),
+  actor: z.object({ id: z.number().int(), username: z.string() }).nullable(),
+  action: z.string(),
+  dealId: z.number().int().nullable(),
+  subject: z.string().nullable(),
+  before: z.unknown(),
+  after: z.unknown(),
+  address: z.string().nullable(),
+});
+export const auditListSchema = z.object({ entries: z.array(auditEntrySchema) });
+export type AuditEntry = z.infer<typeof auditEntrySchema>;

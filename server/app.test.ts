@@ -1,0 +1,97 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signUp, startTestServer, type TestServer } from './test/harness';
+
+// What the server sends over the wire: compressed text answers, pre-compressed web app files, and the
+// cache headers of the built assets.
+
+let server: TestServer;
+let webDist: string;
+const script = `export const answer = ${JSON.stringify('x'.repeat(3000))};\n`;
+
+beforeAll(async () => {
+  webDist = await mkdtemp(path.join(os.tmpdir(), 'dealmaker-web-'));
+  await mkdir(path.join(webDist, 'assets'));
+  const html = `<!doctype html><div id="root"></div>${'<!-- padding -->'.repeat(100)}`;
+  await writeFile(path.join(webDist, 'index.html'), html);
+  await writeFile(path.join(webDist, 'index.html.gz'), zlib.gzipSync(html));
+  await writeFile(path.join(webDist, 'assets', 'app-abc123.js'), script);
+  await writeFile(path.join(webDist, 'assets', 'app-abc123.js.br'), zlib.brotliCompressSync(script));
+  await writeFile(path.join(webDist, 'assets', 'app-abc123.js.gz'), zlib.gzipSync(script));
+  server = await startTestServer({ webDist });
+});
+afterAll(async () => {
+  await server.close();
+  await rm(webDist, { recursive: true, force: true });
+});
+
+const inject = (url: string, headers: Record<string, string> = {}) =>
+  server.app.inject({ method: 'GET', url, headers });
+
+describe('compressed API answers', () => {
+  it('sends JSON of 1 KB or more as brotli or gzip, as the client accepts', async () => {
+    const plain = await inject('/api/docs/json');
+    expect(plain.statusCode).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.rawPayload.length).toBeGreaterThan(1024);
+
+    const br = await inject('/api/docs/json', { 'accept-encoding': 'gzip, deflate, br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toContain('accept-encoding');
+    expect(br.rawPayload.length).toBeLessThan(plain.rawPayload.length / 3);
+    expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toBe(plain.payload);
+
+    const gzip = await inject('/api/docs/json', { 'accept-encoding': 'gzip' });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gzip.rawPayload).toString()).toBe(plain.payload);
+  });
+
+  it('leaves small answers, refused encodings and identity alone', async () => {
+    const user = await signUp(server);
+    const small = await inject('/api/wallet', {
+      'accept-encoding': 'br',
+      authorization: `Bearer ${user.token}`,
+    });
+    expect(small.statusCode).toBe(200);
+    expect(small.headers['content-encoding']).toBeUndefined();
+    expect(JSON.parse(small.payload)).toEqual({ balance: 0, totalDeposited: 0, totalWithdrawn: 0 });
+
+    for (const accepted of ['identity', 'br;q=0, gzip;q=0', 'deflate']) {
+      const answer = await inject('/api/docs/json', { 'accept-encoding': accepted });
+      expect(answer.headers['content-encoding'], accepted).toBeUndefined();
+    }
+    const gzipOnly = await inject('/api/docs/json', { 'accept-encoding': 'br;q=0, gzip' });
+    expect(gzipOnly.headers['content-encoding']).toBe('gzip');
+  });
+});
+
+describe('the web app files', () => {
+  it('serves hashed assets immutable, pre-compressed when the browser accepts it', async () => {
+    const plain = await inject('/assets/app-abc123.js');
+    expect(plain.statusCode).toBe(200);
+    expect(plain.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.payload).toBe(script);
+
+    const br = await inject('/assets/app-abc123.js', { 'accept-encoding': 'gzip, br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(br.headers['content-type']).toMatch(/javascript/);
+    expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toBe(script);
+
+    const gzip = await inject('/assets/app-abc123.js', { 'accept-encoding': 'gzip' });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gzip.rawPayload).toString()).toBe(script);
+  });
+
+  it('answers every page with index.html, never cached, compressed when it can be', async () => {
+    const page = await inject('/deals/42', { accept: 'text/html', 'accept-encoding': 'gzip' });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['cache-control']).toBe('no-cache');
+    expect(page.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(page.rawPayload).toString()).toContain('<div id="root"></div>');
+  });
+});

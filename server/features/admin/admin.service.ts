@@ -1,0 +1,87 @@
+import type { AdminDispute } from '../../../contract/admin';
+import type { AuditService } from '../audit/audit.service';
+import type { DealAccess } from '../deals/deal-access';
+import type { DisputesService } from '../disputes/disputes.service';
+import type { SettlementService } from '../disputes/settlement.service';
+import { presentEscrow } from '../escrow/escrow.presenter';
+import type { EscrowService } from '../escrow/escrow.service';
+import type { TimelineService } from '../timeline/timeline.service';
+import type { WalletService } from '../wallet/wallet.service';
+
+/** How much of each deal's timeline the operators' queue shows. */
+const timelineEntries = 50;
+
+/**
+ * The operators' console (/api/admin/…): the disputes queue with everything
+ * needed to decide, settling as an agreed proposal would, the ledger check
+ * and the audit log. Every action an operator takes is itself audited.
+ */
+export class AdminService {
+  constructor(
+    private readonly deps: {
+      deals: DealAccess;
+      disputes: DisputesService;
+      settlements: SettlementService;
+      escrow: EscrowService;
+      timeline: TimelineService;
+      wallet: WalletService;
+      audit: AuditService;
+    },
+  ) {}
+
+  async disputeQueue(query: {
+    status: 'open' | 'resolved' | 'all';
+    escalated?: 'true' | 'false';
+    before?: number;
+    limit: number;
+  }): Promise<{ disputes: AdminDispute[] }> {
+    const disputes = await this.deps.disputes.list({
+      status: query.status,
+      escalated: query.escalated === undefined ? undefined : query.escalated === 'true',
+      before: query.before,
+      limit: query.limit,
+    });
+    const entries: AdminDispute[] = [];
+    for (const dispute of disputes) {
+      const deal = await this.deps.deals.present(dispute.dealId, 0);
+      const escrow = await this.deps.escrow.find(dispute.dealId);
+      entries.push({
+        dispute,
+        deal,
+        escrow: escrow ? presentEscrow(escrow) : null,
+        participants: {
+          creator: deal.dealer_creator,
+          counterpart: deal.dealer_joined,
+          dealmaker: deal.dealmaker,
+        },
+        timeline: await this.deps.timeline.latest(dispute.dealId, { limit: timelineEntries }),
+      });
+    }
+    return { disputes: entries };
+  }
+
+  settle(
+    disputeId: number,
+    operator: { id: number; username: string },
+    input: { toDealmaker: number; resolution: string },
+  ) {
+    return this.deps.settlements.settleByOperator(disputeId, operator, input);
+  }
+
+  async ledgerCheck() {
+    const result = await this.deps.wallet.checkLedger();
+    await this.deps.audit.record({
+      action: 'operator.ledger-check',
+      subject: 'ledger',
+      after: {
+        ok: result.ok,
+        failed: result.checks.filter((check) => !check.ok).map((check) => check.name),
+      },
+    });
+    return result;
+  }
+
+  auditLog(query: { limit: number; before?: number; dealId?: number; username?: string }) {
+    return this.deps.audit.list(query);
+  }
+}

@@ -1,0 +1,402 @@
+import { execFile } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { promisify } from 'node:util';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AdminDispute, AuditEntry, LedgerCheck } from '../../../contract/admin';
+import type { Dispute } from '../../../contract/disputes';
+import type { Database } from '../../db/client';
+import { isoTimestamp, signUpMany } from '../../test/deal-fixtures';
+import { signInFirst } from '../../test/expected-errors';
+import { ok, type SignedUpUser, startTestServer, type TestServer } from '../../test/harness';
+import { auditLedger } from '../../test/ledger-audit';
+import { balanceOf, dealWithDealmaker, deposit, payHalf } from '../../test/money-fixtures';
+import { createTestDatabase } from '../../test/test-database';
+import { accountStateTtlMs } from '../auth/auth.service';
+
+const run = promisify(execFile);
+
+let database: Database & { url: string };
+let server: TestServer;
+let operator: SignedUpUser;
+let creator: SignedUpUser;
+let counterpart: SignedUpUser;
+let dealmaker: SignedUpUser;
+
+/** `npm run operator -- <args>` on the test database, as an operator of the server would run it. */
+const operatorCommand = (...args: string[]) =>
+  run(process.execPath, ['--import', 'tsx', 'server/scripts/operator.ts', ...args], {
+    env: { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: 'silent' },
+  });
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  server = await startTestServer({ database, keepDatabase: true });
+  [operator, creator, counterpart, dealmaker] = await signUpMany(server, 4);
+  for (const dealer of [creator, counterpart]) await deposit(server, dealer, 10_000);
+});
+afterAll(async () => {
+  await server?.close();
+  await database?.close();
+});
+
+const onlyOperators = { message: 'Only operators can do this.', code: 'FORBIDDEN' };
+const adminCalls = [
+  ['GET', '/api/admin/disputes?escalated=true'],
+  ['POST', '/api/admin/disputes/1/settle'],
+  ['GET', '/api/admin/ledger/check'],
+  ['GET', '/api/admin/audit'],
+] as const;
+
+describe('operators', () => {
+  it('are refused to everyone else, and made only by the command on the server', async () => {
+    for (const [method, path] of adminCalls) {
+      const refused = await server.request(method, path, {
+        token: operator.token,
+        ...(method === 'POST' ? { body: { toDealmaker: 1, resolution: 'x' } } : {}),
+      });
+      expect(refused.status, path).toBe(403);
+      expect(refused.body, path).toEqual(onlyOperators);
+      const anonymous = await server.request(method, path);
+      expect(anonymous.status, path).toBe(401);
+      expect(anonymous.body, path).toEqual(signInFirst);
+    }
+    // No route changes it: a profile update that names it is ignored.
+    await server.post('/api/user-profile', {
+      token: operator.token,
+      body: { isOperator: true, is_operator: true },
+    });
+    expect(
+      (await ok<{ isOperator: boolean }>(server.get('/api/auth/me', { token: operator.token }))).isOperator,
+    ).toBe(false);
+
+    const granted = await operatorCommand('grant', operator.username.toUpperCase());
+    expect(granted.stdout.trim()).toBe(
+      `${operator.username} is now an operator: the Operator console is at /operator.`,
+    );
+    expect((await operatorCommand('grant', operator.username)).stdout.trim()).toBe(
+      `${operator.username} is already an operator: nothing changed.`,
+    );
+    expect((await operatorCommand('list')).stdout.trim()).toBe(operator.username);
+    await expect(operatorCommand('grant', 'nobody-at-all')).rejects.toMatchObject({
+      code: 1,
+      stderr: 'No user is called "nobody-at-all".\n',
+    });
+    await expect(operatorCommand('promote', 'x')).rejects.toMatchObject({ code: 2 });
+    await sleep(accountStateTtlMs + 100);
+    expect(
+      (await ok<{ isOperator: boolean }>(server.get('/api/auth/me', { token: operator.token }))).isOperator,
+    ).toBe(true);
+    const audit = await ok<{ entries: AuditEntry[] }>(
+      server.get('/api/admin/audit?limit=5', { token: operator.token }),
+    );
+    expect(audit.entries.find((entry) => entry.action === 'operator.grant')).toEqual({
+      id: expect.any(Number),
+      createdAt: isoTimestamp,
+      actor: null,
+      action: 'operator.grant',
+      dealId: null,
+      subject: `user:${operator.user.id}`,
+      before: { username: operator.username, isOperator: false },
+      after: { username: operator.username, isOperator: true, by: 'npm run operator' },
+      address: null,
+    });
+  });
+});
+
+describe('the disputes queue', () => {
+  it('lists escalated disputes with their deal, escrow, participants and timeline, and an operator settles one', async () => {
+    const deal = await dealWithDealmaker(server, { creator, counterpart, dealmaker }, 300);
+    await ok(payHalf(server, creator, deal.id));
+    await ok(payHalf(server, counterpart, deal.id));
+    const dispute = await ok<Dispute>(
+      server.post('/api/disputes', {
+        token: counterpart.token,
+        body: { dealId: deal.id, title: 'No show', description: 'The dealmaker vanished.' },
+      }),
+      201,
+    );
+    const quiet = await ok<{ disputes: AdminDispute[] }>(
+      server.get('/api/admin/disputes?escalated=true', { token: operator.token }),
+    );
+    expect(quiet.disputes.map((entry) => entry.dispute.id)).not.toContain(dispute.id);
+    await ok(server.post(`/api/disputes/${dispute.id}/escalate`, { token: counterpart.token }));
+
+    const queue = await ok<{ disputes: AdminDispute[] }>(
+      server.get('/api/admin/disputes?escalated=true', { token: operator.token }),
+    );
+    const entry = queue.disputes.find((listed) => listed.dispute.id === dispute.id)!;
+    expect(entry.dispute).toMatchObject({ id: dispute.id, escalated: true, status: 'open' });
+    expect(entry.deal).toMatchObject({ id: deal.id, title: deal.title });
+    expect(entry.escrow).toMatchObject({ amount: 300, status: 'locked' });
+    expect(entry.participants).toEqual({
+      creator: creator.username,
+      counterpart: counterpart.username,
+      dealmaker: dealmaker.username,
+    });
+    expect(entry.timeline.slice(0, 2).map((item) => (item.type === 'event' ? item.kind : 'message'))).toEqual(
+      ['dispute-escalated', 'dispute-raised'],
+    );
+
+    const before = await Promise.all(
+      [creator, counterpart, dealmaker].map((user) => balanceOf(server, user)),
+    );
+    for (const body of [{ toDealmaker: 300.01, resolution: 'x' }, { toDealmaker: 10 }, { resolution: 'x' }]) {
+      const refused = await server.post(`/api/admin/disputes/${dispute.id}/settle`, {
+        token: operator.token,
+        body,
+      });
+      expect(refused.status, JSON.stringify(body)).toBe(400);
+    }
+    const settled = await ok<Dispute>(
+      server.post(`/api/admin/disputes/${dispute.id}/settle`, {
+        token: operator.token,
+        body: { toDealmaker: 100, resolution: 'The dealmaker did a third of the work.' },
+      }),
+    );
+    expect(settled).toMatchObject({
+      status: 'resolved',
+      resolution: 'The dealmaker did a third of the work.',
+      resolvedByUsername: operator.username,
+      settlement: {
+        toDealmaker: 100,
+        refundToCreator: 100,
+        refundToCounterpart: 100,
+        by: 'operator',
+        proposalId: null,
+      },
+    });
+    const after = await Promise.all([creator, counterpart, dealmaker].map((user) => balanceOf(server, user)));
+    expect(after.map((balance, index) => balance - before[index]!)).toEqual([100, 100, 100]);
+    const again = await server.post(`/api/admin/disputes/${dispute.id}/settle`, {
+      token: operator.token,
+      body: { toDealmaker: 1, resolution: 'Again' },
+    });
+    expect(again.status).toBe(409);
+    expect(again.body).toEqual({ message: 'This dispute is not open.', code: 'CONFLICT' });
+    expect(
+      (
+        await server.post('/api/admin/disputes/2147483647/settle', {
+          token: operator.token,
+          body: { toDealmaker: 1, resolution: 'x' },
+        })
+      ).status,
+    ).toBe(404);
+
+    const audit = await ok<{ entries: AuditEntry[] }>(
+      server.get(`/api/admin/audit?dealId=${deal.id}&limit=100`, { token: operator.token }),
+    );
+    const settle = audit.entries.find((item) => item.action === 'operator.settle')!;
+    expect(settle).toMatchObject({
+      actor: { id: operator.user.id, username: operator.username },
+      dealId: deal.id,
+      subject: `disputes:${dispute.id}`,
+      after: {
+        toDealmakerCents: 10_000,
+        refundToCreatorCents: 10_000,
+        refundToCounterpartCents: 10_000,
+        resolution: 'The dealmaker did a third of the work.',
+      },
+      address: '127.0.0.1',
+    });
+    // The money moved by the settlement is in the log too, each with the operator as actor.
+    const payouts = audit.entries.filter(
+      (item) => item.action.startsWith('money.') && item.actor?.id === operator.user.id,
+    );
+    expect(payouts.map((item) => item.action).sort()).toEqual([
+      'money.escrow_refund',
+      'money.escrow_refund',
+      'money.payment_received',
+    ]);
+    expect(await auditLedger(server.db)).toEqual([]);
+  });
+
+  it('settles once when an operator and the last acceptance race', async () => {
+    for (let round = 0; round < 3; round++) {
+      const deal = await dealWithDealmaker(server, { creator, counterpart, dealmaker }, 90);
+      await ok(payHalf(server, creator, deal.id));
+      await ok(payHalf(server, counterpart, deal.id));
+      const dispute = await ok<Dispute>(
+        server.post('/api/disputes', {
+          token: creator.token,
+          body: { dealId: deal.id, title: 'Race', description: 'Who settles?' },
+        }),
+        201,
+      );
+      const proposal = await ok<{ id: number }>(
+        server.post(`/api/disputes/${dispute.id}/proposals`, {
+          token: creator.token,
+          body: { toDealmaker: 30 },
+        }),
+        201,
+      );
+      await ok(
+        server.post(`/api/disputes/${dispute.id}/proposals/${proposal.id}/accept`, {
+          token: dealmaker.token,
+        }),
+      );
+      const [agreed, decided] = await Promise.all([
+        server.post(`/api/disputes/${dispute.id}/proposals/${proposal.id}/accept`, {
+          token: counterpart.token,
+        }),
+        server.post(`/api/admin/disputes/${dispute.id}/settle`, {
+          token: operator.token,
+          body: { toDealmaker: 60, resolution: 'Operator decides.' },
+        }),
+      ]);
+      expect([agreed.status, decided.status].sort()).toEqual([200, 409]);
+      const [final] = await ok<Dispute[]>(
+        server.get(`/api/disputes/deal/${deal.id}`, { token: creator.token }),
+      );
+      expect(final!.settlement!.by).toBe(decided.status === 200 ? 'operator' : 'agreement');
+      expect(await auditLedger(server.db)).toEqual([]);
+    }
+  });
+
+  it('refuses a dispute whose escrow is not locked', async () => {
+    const deal = await dealWithDealmaker(server, { creator, counterpart, dealmaker }, 50);
+    const dispute = await ok<Dispute>(
+      server.post('/api/disputes', {
+        token: creator.token,
+        body: { dealId: deal.id, title: 'Early', description: 'Nothing paid yet.' },
+      }),
+      201,
+    );
+    const refused = await server.post(`/api/admin/disputes/${dispute.id}/settle`, {
+      token: operator.token,
+      body: { toDealmaker: 1, resolution: 'x' },
+    });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toEqual({
+      message: 'A settlement splits a locked escrow: both halves must be paid first.',
+      code: 'CONFLICT',
+    });
+  });
+});
+
+describe('the audit log', () => {
+  it('records sign-ins, deal changes and money with actor, time, before/after and address', async () => {
+    const deal = await dealWithDealmaker(server, { creator, counterpart, dealmaker }, 40);
+    await ok(payHalf(server, creator, deal.id));
+    await server.post('/api/auth/login', {
+      body: { username: creator.username, password: 'wrong password!' },
+    });
+    const entries = (
+      await ok<{ entries: AuditEntry[] }>(
+        server.get(`/api/admin/audit?username=${creator.username.toUpperCase()}&limit=100`, {
+          token: operator.token,
+        }),
+      )
+    ).entries;
+    expect(entries.every((entry) => entry.actor?.username === creator.username)).toBe(true);
+    const created = entries.find((entry) => entry.action === 'deals.insert' && entry.dealId === deal.id)!;
+    expect(created).toMatchObject({
+      before: null,
+      after: { id: deal.id, title: deal.title },
+      address: '127.0.0.1',
+    });
+    const paid = entries.find((entry) => entry.action === 'money.escrow_lock' && entry.dealId === deal.id)!;
+    expect(paid).toMatchObject({ subject: `wallet:${creator.user.id}` });
+    expect((paid.after as { balanceCents: number }).balanceCents).toBe(
+      (paid.before as { balanceCents: number }).balanceCents - 2_000,
+    );
+    const escrowChange = entries.find(
+      (entry) => entry.action === 'escrows.update' && entry.dealId === deal.id,
+    )!;
+    expect(escrowChange.before).toMatchObject({ creator_paid: false });
+    expect(escrowChange.after).toMatchObject({ creator_paid: true });
+    expect(entries.some((entry) => entry.action === 'auth.sign-in')).toBe(true);
+
+    const failures = await ok<{ entries: AuditEntry[] }>(
+      server.get('/api/admin/audit?limit=100', { token: operator.token }),
+    );
+    expect(failures.entries.find((entry) => entry.action === 'auth.sign-in-failed')).toMatchObject({
+      actor: null,
+      subject: `user:${creator.user.id}`,
+      after: { username: creator.username },
+      address: '127.0.0.1',
+    });
+  });
+
+  it('pages newest first and filters by deal', async () => {
+    const all = (
+      await ok<{ entries: AuditEntry[] }>(server.get('/api/admin/audit?limit=10', { token: operator.token }))
+    ).entries;
+    const ids = all.map((entry) => entry.id);
+    expect(ids).toEqual([...ids].sort((a, b) => b - a));
+    const older = (
+      await ok<{ entries: AuditEntry[] }>(
+        server.get(`/api/admin/audit?limit=3&before=${ids[4]}`, { token: operator.token }),
+      )
+    ).entries;
+    expect(older.map((entry) => entry.id)).toEqual(ids.slice(5, 8));
+    for (const query of ['?limit=0', '?before=x', '?dealId=-1', `?username=${'u'.repeat(31)}`]) {
+      const refused = await server.get(`/api/admin/audit${query}`, { token: operator.token });
+      expect(refused.status, query).toBe(400);
+    }
+  });
+
+  it('cannot be changed or deleted, even in the database', async () => {
+    for (const statement of [
+      sql`update audit_log set action = 'nothing happened'`,
+      sql`delete from audit_log`,
+      sql`truncate audit_log`,
+    ]) {
+      const refusal = await server.db.execute(statement).then(
+        () => 'accepted',
+        (error: Error & { cause?: Error }) => (error.cause ?? error).message,
+      );
+      expect(refusal).toMatch(/^the audit log is never changed or deleted \((UPDATE|DELETE|TRUNCATE)\)$/);
+    }
+  });
+});
+
+describe('the ledger check', () => {
+  it('passes on sound books and names each broken rule with its rows', async () => {
+    const sound = await ok<LedgerCheck>(server.get('/api/admin/ledger/check', { token: operator.token }));
+    expect(sound.ok).toBe(true);
+    expect(sound.checks.map((check) => check.name)).toEqual([
+      'transfer and wallet rows disagree',
+      'accounts do not sum to zero',
+      'account below zero',
+      'wallet differs from its ledger account',
+      'balance_after chain broken',
+      'last balance_after differs from the wallet',
+      'escrow holds the wrong amount',
+      'half paid twice or refunded unpaid',
+      'escrow status disagrees with its halves or its deal',
+      'dealmaker not paid exactly once',
+      'settlement does not add up',
+    ]);
+    expect(sound.counts.transfers).toBeGreaterThan(0);
+
+    // Broken on purpose: a wallet that does not match its ledger, and an escrow that claims a half it never got.
+    await server.db.execute(
+      sql`update wallets set balance_cents = balance_cents + 1 where user_id = ${creator.user.id}`,
+    );
+    const deal = await dealWithDealmaker(server, { creator, counterpart, dealmaker }, 10);
+    await server.db.execute(sql`update escrows set creator_paid = true where deal_id = ${deal.id}`);
+    const broken = await ok<LedgerCheck>(server.get('/api/admin/ledger/check', { token: operator.token }));
+    expect(broken.ok).toBe(false);
+    const failed = Object.fromEntries(
+      broken.checks.filter((check) => !check.ok).map((check) => [check.name, check.violations]),
+    );
+    expect(Object.keys(failed).sort()).toEqual(
+      [
+        'escrow holds the wrong amount',
+        'last balance_after differs from the wallet',
+        'wallet differs from its ledger account',
+      ].sort(),
+    );
+    expect(failed['escrow holds the wrong amount']).toEqual([
+      { deal_id: deal.id, status: 'pending', held: '0', expected: '500' },
+    ]);
+    const audit = await ok<{ entries: AuditEntry[] }>(
+      server.get('/api/admin/audit?limit=1', { token: operator.token }),
+    );
+    expect(audit.entries[0]).toMatchObject({
+      action: 'operator.ledger-check',
+      after: { ok: false, failed: expect.arrayContaining(['escrow holds the wrong amount']) },
+    });
+  });
+});

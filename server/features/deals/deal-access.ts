@@ -1,0 +1,107 @@
+import type { Deal } from '../../../contract/deals';
+import type { Db, DbOrTx, Tx } from '../../db/client';
+import type { DealRow } from '../../db/schema';
+import { notFound } from '../../lib/errors';
+import type { EventPublisher } from '../../realtime/publisher';
+import { requireParticipant } from './deal-policy';
+import { participantIds } from './deal-roles';
+import { presentDeal, publicDeal } from './deals.presenter';
+import { dealsRepository } from './deals.repository';
+
+function found(deal: DealRow | undefined): DealRow {
+  if (!deal) throw notFound('Deal not found.');
+  return deal;
+}
+
+export type DealUpdateType = 'created' | 'joined' | 'left' | 'updated' | 'finalized' | 'dealmaker-assigned';
+
+/**
+ * The deal as every feature reaches it: its row (locked or not), its wire
+ * shape, and the announcement of a change to everyone. Features that work on
+ * a deal (bids, escrow, messages, progress, disputes, reviews) go through
+ * this, never through the deals repository; the deal's rules are in
+ * deal-policy.ts.
+ */
+export class DealAccess {
+  constructor(
+    private readonly db: Db,
+    private readonly events: EventPublisher,
+  ) {}
+
+  /** Locks the deal row for the rest of the transaction, or 404: every change to a deal starts here. */
+  async lock(tx: Tx, id: number): Promise<DealRow> {
+    return found(await dealsRepository.lock(tx, id));
+  }
+
+  /** The deal locked, or nothing when it no longer exists (for the server's own work: a deleted deal is not an error there). */
+  lockIfExists(tx: Tx, id: number): Promise<DealRow | undefined> {
+    return dealsRepository.lock(tx, id);
+  }
+
+  /** Holds the deal unchanged for the rest of the transaction without blocking other readers, or 404. */
+  async lockShared(tx: Tx, id: number): Promise<DealRow> {
+    return found(await dealsRepository.lockShared(tx, id));
+  }
+
+  async find(id: number, db: DbOrTx = this.db): Promise<DealRow> {
+    return found(await dealsRepository.findById(db, id));
+  }
+
+  /** The deal row when the user takes part in it (creator, counterpart or dealmaker); 404 / 403 otherwise. */
+  async findAsParticipant(id: number, userId: number, db: DbOrTx = this.db): Promise<DealRow> {
+    const deal = await this.find(id, db);
+    requireParticipant(deal, userId);
+    return deal;
+  }
+
+  /** Ids of the deal's dealers and dealmaker; none when there is no such deal. */
+  async participantIds(id: number): Promise<number[]> {
+    const deal = await dealsRepository.findById(this.db, id);
+    return deal ? participantIds(deal) : [];
+  }
+
+  /** The deal's wire shape as the viewer sees it (their own bid included). */
+  async present(id: number, viewerId: number, db: DbOrTx = this.db): Promise<Deal> {
+    const view = await dealsRepository.view(db, id, viewerId);
+    if (!view) throw notFound('Deal not found.');
+    return presentDeal(view);
+  }
+
+  /**
+   * Records a dealer's "finished" mark on a deal the caller has locked; with
+   * `complete` the deal becomes completed now. The rules are the caller's.
+   */
+  async recordFinished(tx: Tx, id: number, side: 'creator' | 'counterpart', complete: boolean) {
+    await dealsRepository.update(tx, id, {
+      ...(side === 'creator' ? { completedByCreator: true } : { completedByCounterpart: true }),
+      ...(complete ? { isCompleted: true, completionDate: new Date() } : {}),
+    });
+  }
+
+  /** A settlement completes the deal (its escrow was paid out as the settlement says). */
+  async recordSettled(tx: Tx, id: number) {
+    await dealsRepository.update(tx, id, { isCompleted: true, completionDate: new Date() });
+  }
+
+  /**
+   * A changed deal goes to every signed-in socket, with public fields only;
+   * every instance forgets its cached pages of the deals list.
+   */
+  announce(deal: Deal, updateType: DealUpdateType) {
+    this.events.signal('deals-changed', null);
+    this.events.publish({ everyone: true }, 'deal-updated', {
+      dealId: deal.id,
+      data: publicDeal(deal),
+      updateType,
+    });
+  }
+
+  announceDeleted(dealId: number) {
+    this.events.signal('deals-changed', null);
+    this.events.publish({ everyone: true }, 'deal-updated', {
+      dealId,
+      data: { id: dealId },
+      updateType: 'deleted',
+    });
+  }
+}

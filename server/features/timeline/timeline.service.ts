@@ -1,0 +1,69 @@
+import type { DealEventKind, TimelineItem } from '../../../contract/timeline';
+import type { Db, Tx } from '../../db/client';
+import type { AfterCommit } from '../../db/transaction';
+import type { DealAccess } from '../deals/deal-access';
+import type { Notice, NotificationsService } from '../notifications/notifications.service';
+import { presentTimelineRow } from './timeline.presenter';
+import { timelineRepository } from './timeline.repository';
+
+/** A change to a deal as its services report it, inside the transaction that makes it. */
+export type DealChange = {
+  dealId: number;
+  /** Who made it (null for the server itself, e.g. a timer). */
+  actorId: number | null;
+  /** The deal's timeline entry; none for changes the timeline does not show. */
+  event?: { kind: DealEventKind; message: string; details?: Record<string, unknown> };
+  /** Who is told (never the actor). */
+  notify?: Notice[];
+};
+
+/**
+ * The deal's timeline — its system entries, written in the transaction of the
+ * change they record, and its chat, in one list — and the one place services
+ * report a change to: the entry, and the notifications of the people it concerns.
+ */
+export class TimelineService {
+  constructor(
+    private readonly db: Db,
+    private readonly deals: DealAccess,
+    private readonly notifications: NotificationsService,
+  ) {}
+
+  async record(tx: Tx, afterCommit: AfterCommit, change: DealChange) {
+    if (change.event) {
+      await timelineRepository.insert(tx, {
+        dealId: change.dealId,
+        kind: change.event.kind,
+        actorId: change.actorId,
+        message: change.event.message,
+        details: change.event.details,
+      });
+    }
+    if (change.notify?.length) {
+      await this.notifications.store(tx, afterCommit, {
+        dealId: change.dealId,
+        actorId: change.actorId,
+        notices: change.notify,
+      });
+    }
+  }
+
+  /** One page of the deal's timeline, newest first: participants only. */
+  async page(
+    dealId: number,
+    viewerId: number,
+    options: { limit: number; before?: number },
+  ): Promise<TimelineItem[]> {
+    await this.deals.findAsParticipant(dealId, viewerId);
+    return this.latest(dealId, options);
+  }
+
+  /** One page of the deal's timeline, for a caller that has checked access (the operators' queue). */
+  async latest(dealId: number, options: { limit: number; before?: number }): Promise<TimelineItem[]> {
+    const rows = await timelineRepository.page(this.db, dealId, {
+      beforeId: options.before,
+      limit: options.limit,
+    });
+    return rows.map((row) => presentTimelineRow(dealId, row));
+  }
+}

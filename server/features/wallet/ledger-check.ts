@@ -1,0 +1,213 @@
+import { type SQL, sql } from 'drizzle-orm';
+import type { LedgerCheck } from '../../../contract/admin';
+import type { DbOrTx } from '../../db/client';
+
+type Row = Record<string, unknown>;
+
+async function rows(db: DbOrTx, query: SQL): Promise<Row[]> {
+  const result = (await db.execute(query)) as unknown as { rows: Row[] };
+  return result.rows;
+}
+
+/** The balance of every account, from the ledger alone. */
+const accountSides = sql`
+  select to_account as account, kind, amount_cents as amount from ledger_transfers
+  union all select from_account, kind, -amount_cents from ledger_transfers`;
+
+/**
+ * Every money invariant of DESIGN.md §6, checked from the database alone: the
+ * ledger is the truth; wallets, wallet history, escrows and settlements must
+ * agree with it. Each query answers the rows that break its rule (none when
+ * the books are right).
+ */
+const invariants: Array<{ name: string; description: string; query: SQL }> = [
+  {
+    name: 'transfer and wallet rows disagree',
+    description: "Each transfer's wallet sides are written exactly once, with the right sign and user.",
+    query: sql`
+      with expected as (
+        select id as transfer_id, substring(to_account from 8)::int as user_id, amount_cents as amount
+          from ledger_transfers where to_account like 'wallet:%'
+        union all
+        select id, substring(from_account from 8)::int, -amount_cents
+          from ledger_transfers where from_account like 'wallet:%'
+      )
+      select coalesce(e.transfer_id, w.transfer_id)::text as transfer_id,
+             e.amount::text as expected, w.amount_cents::text as written
+        from expected e
+        full join wallet_transactions w on w.transfer_id = e.transfer_id and w.user_id = e.user_id
+       where e.transfer_id is null or w.id is null or w.amount_cents <> e.amount`,
+  },
+  {
+    name: 'accounts do not sum to zero',
+    description: 'Double entry: what leaves one account arrives in another, so all accounts sum to zero.',
+    query: sql`select sum(amount)::text as total from (${accountSides}) sides having sum(amount) <> 0`,
+  },
+  {
+    name: 'account below zero',
+    description: 'No account but the outside world is ever below zero.',
+    query: sql`
+      select account, sum(amount)::text as balance from (${accountSides}) sides
+       where account <> 'world' group by account having sum(amount) < 0`,
+  },
+  {
+    name: 'wallet differs from its ledger account',
+    description: 'Each wallet equals its ledger account, and its totals equal its deposits and withdrawals.',
+    query: sql`
+      with derived as (
+        select substring(account from 8)::int as user_id,
+               sum(amount) as balance,
+               sum(case when kind = 'deposit' then amount else 0 end) as deposited,
+               sum(case when kind = 'withdraw' then -amount else 0 end) as withdrawn
+          from (${accountSides}) sides
+         where account like 'wallet:%'
+         group by account
+      )
+      select coalesce(w.user_id, d.user_id) as user_id,
+             w.balance_cents::text as balance, d.balance::text as ledger_balance,
+             w.total_deposited_cents::text as deposited, d.deposited::text as ledger_deposited,
+             w.total_withdrawn_cents::text as withdrawn, d.withdrawn::text as ledger_withdrawn
+        from wallets w
+        full join derived d on d.user_id = w.user_id
+       where w.user_id is null
+          or w.balance_cents <> coalesce(d.balance, 0)
+          or w.total_deposited_cents <> coalesce(d.deposited, 0)
+          or w.total_withdrawn_cents <> coalesce(d.withdrawn, 0)
+          or w.balance_cents < 0`,
+  },
+  {
+    name: 'balance_after chain broken',
+    description:
+      "Each user's history adds up: every balance_after is the running sum of the amounts, in id order.",
+    query: sql`
+      select user_id, id::text, balance_after_cents::text as balance_after, running::text
+        from (
+          select user_id, id, balance_after_cents,
+                 sum(amount_cents) over (partition by user_id order by id) as running
+            from wallet_transactions
+        ) chain
+       where balance_after_cents <> running or balance_after_cents < 0`,
+  },
+  {
+    name: 'last balance_after differs from the wallet',
+    description: "The last balance_after of each user's history is the wallet's balance.",
+    query: sql`
+      select w.user_id, w.balance_cents::text as balance, last.balance_after_cents::text as last_balance_after
+        from wallets w
+        left join lateral (
+          select balance_after_cents from wallet_transactions t
+           where t.user_id = w.user_id order by id desc limit 1
+        ) last on true
+       where coalesce(last.balance_after_cents, 0) <> w.balance_cents`,
+  },
+  {
+    name: 'escrow holds the wrong amount',
+    description:
+      'An escrow holds exactly its paid halves until it is paid out (completed or settled), then nothing; an escrow that is gone held nothing.',
+    query: sql`
+      with held as (
+        select substring(account from 8)::int as deal_id, sum(amount) as held
+          from (${accountSides}) sides
+         where account like 'escrow:%'
+         group by account
+      ), expected as (
+        select deal_id, status,
+               case when status in ('completed', 'settled') then 0
+                    else (case when creator_paid then creator_share_cents else 0 end)
+                       + (case when counterpart_paid then counterpart_share_cents else 0 end)
+               end as expected
+          from escrows
+      )
+      select coalesce(e.deal_id, h.deal_id) as deal_id, e.status,
+             coalesce(h.held, 0)::text as held, coalesce(e.expected, 0)::text as expected
+        from expected e
+        full join held h on h.deal_id = e.deal_id
+       where coalesce(h.held, 0) <> coalesce(e.expected, 0)`,
+  },
+  {
+    name: 'half paid twice or refunded unpaid',
+    description:
+      'A half is paid at most once: per payer and escrow, payments and refunds alternate, starting with a payment.',
+    query: sql`
+      select account, payer, id::text, paid_count::text
+        from (
+          select id,
+                 case when kind = 'escrow_lock' then to_account else from_account end as account,
+                 case when kind = 'escrow_lock' then from_account else to_account end as payer,
+                 sum(case when kind = 'escrow_lock' then 1 else -1 end) over (
+                   partition by case when kind = 'escrow_lock' then to_account else from_account end,
+                                case when kind = 'escrow_lock' then from_account else to_account end
+                   order by id
+                 ) as paid_count
+            from ledger_transfers
+           where kind in ('escrow_lock', 'escrow_refund')
+        ) halves
+       where paid_count not in (0, 1)`,
+  },
+  {
+    name: 'escrow status disagrees with its halves or its deal',
+    description:
+      'Statuses agree: locked, completed and settled need both halves paid; the deal is completed exactly when its escrow was paid out.',
+    query: sql`
+      select e.deal_id, e.status, e.creator_paid, e.counterpart_paid, d.is_completed
+        from escrows e join deals d on d.id = e.deal_id
+       where (e.status = 'pending' and (e.creator_paid and e.counterpart_paid))
+          or (e.status in ('locked', 'completed', 'settled') and not (e.creator_paid and e.counterpart_paid))
+          or ((e.status in ('completed', 'settled')) <> d.is_completed)
+          or e.status not in ('pending', 'locked', 'completed', 'settled')`,
+  },
+  {
+    name: 'dealmaker not paid exactly once',
+    description:
+      "Each completed deal paid its dealmaker exactly once — the whole escrow, or a settlement's share of it (none when that share is 0); no other deal paid anyone.",
+    query: sql`
+      select d.id as deal_id, d.is_completed, count(t.id)::int as releases,
+             string_agg(t.to_account || '=' || t.amount_cents::text, ',') as paid
+        from deals d
+        left join escrows e on e.deal_id = d.id
+        left join settlements s on s.deal_id = d.id
+        left join ledger_transfers t on t.kind = 'escrow_release' and t.from_account = 'escrow:' || d.id
+       group by d.id, d.is_completed, d.dealmaker_id, e.amount_cents, s.to_dealmaker_cents
+      having count(t.id) <> (case when d.is_completed and coalesce(s.to_dealmaker_cents, 1) > 0 then 1 else 0 end)
+          or (count(t.id) > 0 and (
+                min(t.to_account) <> 'wallet:' || d.dealmaker_id
+                or min(t.amount_cents) <> coalesce(s.to_dealmaker_cents, e.amount_cents)))`,
+  },
+  {
+    name: 'settlement does not add up',
+    description: "A settlement's three parts add up to its escrow, and only a settled escrow has one.",
+    query: sql`
+      select s.deal_id, e.status, e.amount_cents::text as escrow,
+             (s.to_dealmaker_cents + s.refund_to_creator_cents + s.refund_to_counterpart_cents)::text as parts
+        from settlements s left join escrows e on e.deal_id = s.deal_id
+       where e.deal_id is null or e.status <> 'settled'
+          or s.to_dealmaker_cents + s.refund_to_creator_cents + s.refund_to_counterpart_cents <> e.amount_cents`,
+  },
+];
+
+/** Runs every money invariant (GET /api/admin/ledger/check; the money tests after each scenario). */
+export async function checkLedger(db: DbOrTx): Promise<LedgerCheck> {
+  const checks: LedgerCheck['checks'] = [];
+  for (const invariant of invariants) {
+    const violations = await rows(db, invariant.query);
+    checks.push({
+      name: invariant.name,
+      description: invariant.description,
+      ok: violations.length === 0,
+      violations,
+    });
+  }
+  const [counts] = await rows(
+    db,
+    sql`select (select count(*) from ledger_transfers)::int as transfers,
+               (select count(*) from wallets)::int as wallets,
+               (select count(*) from escrows)::int as escrows,
+               (select count(*) from wallet_transactions)::int as "walletTransactions"`,
+  );
+  return {
+    ok: checks.every((check) => check.ok),
+    checkedAt: new Date().toISOString(),
+    counts: counts as LedgerCheck['counts'],
+    checks,
+  };
+}

@@ -1,0 +1,21 @@
+import { useQuery } from '@tanstack/react-query';
+import type { z } from 'zod';
+import type { meResponseSchema } from '../../../contract/auth';
+import { api } from '../../lib/api';
+import { useAuth } from './auth-context';
+
+type Me = z.infer<typeof meResponseSchema>;
+
+/**
+ * Whether the signed-in user is an operator (GET /auth/me; granted only by a command on the server):
+ * `isOperator` is false while unknown, `isPending` says whether it is still being asked.
+ */
+export function useOperator(): { isOperator: boolean; isPending: boolean } {
+  const { user, isAuthenticated } = useAuth();
+  const me = useQuery({
+    queryKey: ['auth-me', user?.id] as const,
+    queryFn: ({ signal }) => api.get<Me>('/auth/me', { signal }),
+    enabled: isAuthenticated,
+  });
+  return { isOperator: me.data?.isOperator === true, isPending: isAuthenticated && me.isPending };
+}

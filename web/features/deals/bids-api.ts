@@ -1,0 +1,81 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Bid, Deal, SelectBidResponse } from '../../../contract/deals';
+import { api } from '../../lib/api';
+import { type MutationCallbacks, useGuardedMutation } from '../../lib/use-guarded-mutation';
+import { useApplyDeal } from './deals-api';
+import { dealQueryKeys, setMyBidInCaches } from './deals-cache';
+
+/** The bids of a deal: every bid for its dealers, only the viewer's own for anyone else. */
+export const useDealBids = (dealId: number, enabled = true) =>
+  useQuery({
+    queryKey: dealQueryKeys.bids(dealId),
+    queryFn: ({ signal }) => api.get<Bid[]>(`/bidding/deal/${dealId}`, { signal }),
+    enabled,
+  });
+
+/** After a bid changes: the viewer's own bid everywhere, the deal's bids, and its selections (a changed bid is unselected). */
+function useApplyBid() {
+  const queryClient = useQueryClient();
+  return (dealId: number, myBid: Deal['my_bid']) => {
+    setMyBidInCaches(queryClient, dealId, myBid);
+    void queryClient.invalidateQueries({ queryKey: dealQueryKeys.detail(dealId) });
+  };
+}
+
+export function useCreateBid(callbacks?: MutationCallbacks<Bid, { dealId: number; price: number }>) {
+  const applyBid = useApplyBid();
+  return useGuardedMutation(
+    {
+      mutationFn: (input: { dealId: number; price: number }) => api.post<Bid>('/bidding/create', input),
+      onSuccess: (bid) => applyBid(bid.dealId, { id: bid.id, price: bid.price }),
+    },
+    callbacks,
+  );
+}
+
+export function useUpdateBid(callbacks?: MutationCallbacks<Bid, { bidId: number; price: number }>) {
+  const applyBid = useApplyBid();
+  return useGuardedMutation(
+    {
+      mutationFn: (input: { bidId: number; price: number }) =>
+        api.put<Bid>(`/bidding/${input.bidId}`, { price: input.price }),
+      onSuccess: (bid) => applyBid(bid.dealId, { id: bid.id, price: bid.price }),
+    },
+    callbacks,
+  );
+}
+
+export function useDeleteBid(
+  callbacks?: MutationCallbacks<{ message: string }, { bidId: number; dealId: number }>,
+) {
+  const applyBid = useApplyBid();
+  return useGuardedMutation(
+    {
+      mutationFn: (input: { bidId: number; dealId: number }) =>
+        api.delete<{ message: string }>(`/bidding/${input.bidId}`),
+      onSuccess: (_answer, input) => applyBid(input.dealId, null),
+    },
+    callbacks,
+  );
+}
+
+/** A dealer selects a bid, or unselects it with a second click; the same bid chosen by both finalizes the deal. */
+export function useSelectBid(callbacks?: MutationCallbacks<Deal, { dealId: number; bidId: number }>) {
+  const queryClient = useQueryClient();
+  const applyDeal = useApplyDeal();
+  return useGuardedMutation(
+    {
+      mutationFn: async (input: { dealId: number; bidId: number }) =>
+        (await api.put<SelectBidResponse>(`/bid-management/select-bid/${input.dealId}/${input.bidId}`)).deal,
+      onSuccess: (deal) => {
+        applyDeal(deal);
+        if (deal.dealmaker) {
+          // Finalized: the other bids and the open requests are gone.
+          void queryClient.invalidateQueries({ queryKey: dealQueryKeys.bids(deal.id) });
+          void queryClient.invalidateQueries({ queryKey: dealQueryKeys.requests(deal.id) });
+        }
+      },
+    },
+    callbacks,
+  );
+}

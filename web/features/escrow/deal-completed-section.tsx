@@ -1,0 +1,38 @@
+import { formatMoney } from '../../lib/money';
+import { formatDateTime } from '../../lib/time';
+import { DealOutcomeSection, type DealSectionProps } from '../deals';
+import { useEscrowStatus } from './escrow-api';
+
+/**
+ * 'Deal Completed': once both dealers marked it finished (or a dispute's settlement split the escrow),
+ * with the final budget and the completion date.
+ */
+export function DealCompletedSection({ deal, viewer }: DealSectionProps) {
+  // The same cached escrow the Escrow Payment Status box reads: no call of its own.
+  const escrow = useEscrowStatus(deal.id, deal.is_completed && !!deal.dealmaker && viewer.isParticipant);
+  if (!deal.is_completed) return null;
+  const settled = escrow.data?.escrow?.status === 'settled';
+  return (
+    <DealOutcomeSection
+      titleId={`deal-completed-title-${deal.id}`}
+      title="Deal Completed"
+      text={
+        settled
+          ? "A dispute's settlement completed this deal: the escrow was split between the dealmaker and the dealers."
+          : 'Both dealers marked this deal as finished and the escrow was released to the dealmaker.'
+      }
+      facts={[
+        {
+          label: 'Final Budget',
+          value: formatMoney(deal.budget),
+          valueClassName: 'mt-0.5 text-lg font-semibold text-slate-900',
+        },
+        {
+          label: 'Completed On',
+          value: deal.completion_date ? formatDateTime(deal.completion_date) : '—',
+          valueClassName: 'mt-0.5 text-sm text-slate-900',
+        },
+      ]}
+    />
+  );
+}

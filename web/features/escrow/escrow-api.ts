@@ -1,0 +1,69 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type {
+  CompletionResponse,
+  EscrowActionResponse,
+  EscrowStatusResponse,
+} from '../../../contract/escrow';
+import { api } from '../../lib/api';
+import { type MutationCallbacks, useGuardedMutation } from '../../lib/use-guarded-mutation';
+import { dealQueryKeys, useApplyDeal, useReloadDeal } from '../deals';
+import { applyWallet, walletKeys } from '../wallet';
+
+/** GET /wallet/escrow/{dealId}: under the deal's key, so whatever reloads the deal reloads its escrow too. */
+export const escrowQueryKey = (dealId: number) => [...dealQueryKeys.detail(dealId), 'escrow'] as const;
+
+/** The escrow of a deal, for its participants, once it has a dealmaker. */
+export const useEscrowStatus = (dealId: number, enabled: boolean) =>
+  useQuery({
+    queryKey: escrowQueryKey(dealId),
+    queryFn: ({ signal }) => api.get<EscrowStatusResponse>(`/wallet/escrow/${dealId}`, { signal }),
+    enabled,
+  });
+
+export type EscrowAction = 'lock' | 'refund';
+export type EscrowActionInput = { dealId: number; action: EscrowAction; idempotencyKey: string };
+
+/** POST /wallet/escrow/{dealId}/lock (pay my half) or /refund (take it back), with an Idempotency-Key. */
+export function useEscrowAction(callbacks?: MutationCallbacks<EscrowActionResponse, EscrowActionInput>) {
+  const queryClient = useQueryClient();
+  const reloadDeal = useReloadDeal();
+  return useGuardedMutation(
+    {
+      mutationFn: ({ dealId, action, idempotencyKey }: EscrowActionInput) =>
+        api.post<EscrowActionResponse>(`/wallet/escrow/${dealId}/${action}`, undefined, {
+          headers: { 'Idempotency-Key': idempotencyKey },
+        }),
+      onSuccess: (answer, { dealId }) => {
+        queryClient.setQueryData<EscrowStatusResponse>(escrowQueryKey(dealId), (status) =>
+          status ? { ...status, escrowExists: true, escrow: answer.escrow } : status,
+        );
+        applyWallet(queryClient, answer.wallet);
+      },
+      onSettled: async (_answer, _error, { dealId }) => {
+        // Paid or not, the deal and its escrow may have moved on (the other dealer, another tab);
+        // the deal's escrow_paid protects it on the Deals page.
+        await reloadDeal(dealId);
+        await queryClient.invalidateQueries({ queryKey: escrowQueryKey(dealId) });
+      },
+    },
+    callbacks,
+  );
+}
+
+/** PUT /progress/deal/{dealId}/complete: the viewer marks their side finished; the second mark completes the deal. */
+export function useMarkFinished(callbacks?: MutationCallbacks<CompletionResponse, number>) {
+  const queryClient = useQueryClient();
+  const applyDeal = useApplyDeal();
+  return useGuardedMutation(
+    {
+      mutationFn: (dealId: number) => api.put<CompletionResponse>(`/progress/deal/${dealId}/complete`),
+      onSuccess: (answer) => applyDeal(answer.deal),
+      onSettled: (_answer, _error, dealId) => {
+        // Completion releases the escrow (to the dealmaker's wallet): its status changes too.
+        void queryClient.invalidateQueries({ queryKey: escrowQueryKey(dealId) });
+        void queryClient.invalidateQueries({ queryKey: walletKeys.all });
+      },
+    },
+    callbacks,
+  );
+}

@@ -1,0 +1,120 @@
+import type { Deal } from '../../../contract/deals';
+import { type Escrow, type EscrowStatusValue, escrowMessages, splitEscrow } from '../../../contract/escrow';
+import { centsToDollars, dollarsToCents } from '../../../contract/money';
+import { dealViewerOf } from '../deals';
+
+export type DealerSide = 'creator' | 'counterpart';
+
+/** Everything the Escrow Payment Status box shows and offers, derived from the deal, its escrow and the viewer. */
+export type EscrowView = {
+  total: number;
+  creatorAmount: number;
+  counterpartAmount: number;
+  creatorPaid: boolean;
+  counterpartPaid: boolean;
+  status: EscrowStatusValue;
+  /** The viewer's half, or null when the viewer is not a dealer (the dealmaker only watches). */
+  mySide: DealerSide | null;
+  myPaid: boolean;
+  myAmount: number | null;
+  /** 'Pay my half' is offered. */
+  canPay: boolean;
+  /** Why a dealer who has not paid cannot pay yet (no counterpart), or null. */
+  payBlockedReason: string | null;
+  /** 'Take my half back' is offered: the viewer paid and the escrow is not locked yet. */
+  canRefund: boolean;
+  /** The spec's locked or released message, once the escrow got there. */
+  notice: string | null;
+};
+
+/** Shown once a dispute's settlement split the escrow instead of releasing it whole. */
+export const settledNotice =
+  'The escrow was settled: split between the dealmaker and the dealers as the settlement of a dispute said.';
+
+const noticeOf: Record<EscrowStatusValue, string | null> = {
+  pending: null,
+  locked: escrowMessages.locked,
+  completed: escrowMessages.released,
+  settled: settledNotice,
+};
+
+/**
+ * How long a lone paid half still waits for the other before it is refunded: 'Half-payment expires
+ * in 23 h', in minutes under an hour ('in 12 min'); null without a deadline.
+ */
+export function expiryCountdownText(expiresAt: string | null | undefined, now: Date): string | null {
+  if (!expiresAt) return null;
+  const left = new Date(expiresAt).getTime() - now.getTime();
+  if (Number.isNaN(left)) return null;
+  if (left <= 0) return 'Half-payment expires now';
+  // Whole units left, as a clock counts down; the last minute still reads '1 min'.
+  return left < 3_600_000
+    ? `Half-payment expires in ${Math.max(1, Math.floor(left / 60_000))} min`
+    : `Half-payment expires in ${Math.floor(left / 3_600_000)} h`;
+}
+
+export const noCounterpartReason =
+  'A counterpart must join this deal before the escrow can be paid: each dealer pays half of the budget.';
+
+/**
+ * Each dealer's half of a dollar amount without an escrow record yet, split as the server will
+ * (contract splitEscrow; spec §9: display falls back to budget/2).
+ */
+export function escrowShares(amount: number): { creatorAmount: number; counterpartAmount: number } {
+  const { creatorShareCents, counterpartShareCents } = splitEscrow(
+    dollarsToCents(amount) ?? Math.round(amount * 100),
+  );
+  return {
+    creatorAmount: centsToDollars(creatorShareCents),
+    counterpartAmount: centsToDollars(counterpartShareCents),
+  };
+}
+
+export function escrowViewOf(
+  deal: Pick<Deal, 'budget' | 'dealer_creator' | 'dealer_joined' | 'dealmaker' | 'is_completed'>,
+  escrow: Escrow | null,
+  username: string,
+): EscrowView {
+  const total = escrow?.amount ?? deal.budget;
+  const fallback = escrowShares(total);
+  const creatorAmount = escrow?.creatorAmount ?? fallback.creatorAmount;
+  const counterpartAmount = escrow?.counterpartAmount ?? fallback.counterpartAmount;
+  const creatorPaid = escrow?.creatorPaid ?? false;
+  const counterpartPaid = escrow?.counterpartPaid ?? false;
+  const status: EscrowStatusValue =
+    escrow?.status === 'settled'
+      ? 'settled'
+      : escrow?.status === 'completed' || (deal.is_completed && escrow?.status !== 'pending')
+        ? 'completed'
+        : (escrow?.status ?? 'pending');
+
+  const { role } = dealViewerOf(deal, username);
+  const mySide: DealerSide | null = role === 'creator' || role === 'counterpart' ? role : null;
+  const myPaid = mySide === 'creator' ? creatorPaid : mySide === 'counterpart' ? counterpartPaid : false;
+  const myAmount = mySide === 'creator' ? creatorAmount : mySide === 'counterpart' ? counterpartAmount : null;
+
+  const open = status === 'pending' && !deal.is_completed && !!deal.dealmaker;
+  const mayPay = open && mySide !== null && !myPaid;
+  const hasCounterpart = !!deal.dealer_joined;
+
+  return {
+    total,
+    creatorAmount,
+    counterpartAmount,
+    creatorPaid,
+    counterpartPaid,
+    status,
+    mySide,
+    myPaid,
+    myAmount,
+    canPay: mayPay && hasCounterpart,
+    payBlockedReason: mayPay && !hasCounterpart ? noCounterpartReason : null,
+    canRefund: open && mySide !== null && myPaid,
+    notice: noticeOf[status],
+  };
+}
+
+/** The colour of a payment's result message (spec §8): green when it speaks of success or payment. */
+export function escrowMessageTone(message: string): 'success' | 'error' {
+  return /success|paid/i.test(message) ? 'success' : 'error';
+}

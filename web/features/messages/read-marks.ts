@@ -1,0 +1,81 @@
+import type { MessageReads } from '../../../contract/messages';
+import { type ChatEntry, isConfirmedMessage } from './message-list';
+
+/**
+ * How far people have read a deal's chat, free of React: where the "New messages" divider goes, which
+ * message says "Seen by …", and up to which message the viewer's own mark should move.
+ */
+
+export type ReadMark = MessageReads['reads'][number];
+
+/** How far the viewer has read (0 when they never opened the chat). */
+export function ownReadMark(reads: readonly ReadMark[], viewerId: number | undefined): number {
+  return reads.find((mark) => mark.userId === viewerId)?.lastReadId ?? 0;
+}
+
+/**
+ * The first message from someone else after the viewer's read mark: the "New messages" divider goes
+ * before it. Undefined when everything shown is read.
+ */
+export function firstUnreadId(
+  entries: readonly ChatEntry[],
+  lastReadId: number,
+  viewerId: number | undefined,
+): number | undefined {
+  const first = entries.find(
+    (entry) => isConfirmedMessage(entry) && entry.senderId !== viewerId && entry.id > lastReadId,
+  );
+  return first && isConfirmedMessage(first) ? first.id : undefined;
+}
+
+/**
+ * "Seen by": under the last of the viewer's messages that someone else has read, the others who read
+ * up to it (or further). Null when nobody has read any of the viewer's messages.
+ */
+export function seenBy(
+  entries: readonly ChatEntry[],
+  reads: readonly ReadMark[],
+  viewerId: number | undefined,
+): { messageId: number; names: string[] } | null {
+  const others = reads.filter((mark) => mark.userId !== viewerId && mark.lastReadId > 0);
+  if (others.length === 0) return null;
+  for (let index = entries.length - 1; index >= 0; index--) {
+    const entry = entries[index]!;
+    if (!isConfirmedMessage(entry) || entry.senderId !== viewerId) continue;
+    const names = others.filter((mark) => mark.lastReadId >= entry.id).map((mark) => mark.username);
+    if (names.length > 0) return { messageId: entry.id, names: names.sort() };
+  }
+  return null;
+}
+
+export const seenByText = (names: readonly string[]) => `Seen by ${names.join(', ')}`;
+
+/**
+ * The id to mark the chat read up to: the newest message shown, when a message from someone else
+ * came after the viewer's mark. Undefined when there is nothing new to read.
+ */
+export function markReadTarget(
+  entries: readonly ChatEntry[],
+  lastReadId: number,
+  viewerId: number | undefined,
+): number | undefined {
+  let newest: number | undefined;
+  let unreadFromOthers = false;
+  for (const entry of entries) {
+    if (!isConfirmedMessage(entry)) continue;
+    if (newest === undefined || entry.id > newest) newest = entry.id;
+    if (entry.senderId !== viewerId && entry.id > lastReadId) unreadFromOthers = true;
+  }
+  return unreadFromOthers ? newest : undefined;
+}
+
+/** The reads after a messages-read event: the reader's mark moved forward (never back). */
+export function applyReadEvent(
+  reads: ReadMark[],
+  event: { userId: number; username: string; lastReadId: number },
+): ReadMark[] {
+  const current = reads.find((mark) => mark.userId === event.userId);
+  if (current && current.lastReadId >= event.lastReadId) return reads;
+  const mark = { userId: event.userId, username: event.username, lastReadId: event.lastReadId };
+  return current ? reads.map((other) => (other.userId === event.userId ? mark : other)) : [...reads, mark];
+}
