@@ -13,8 +13,9 @@
  * the server process after the deals-list load, plus the embedded PostgreSQL's processes.
  *
  * Writes the table to bench/results/<date>-http.md (BENCH_NO_SAVE=1 to skip). BENCH_CALLS=wallet,zephyr
- * runs only the calls whose name contains one of the words; BENCH_PROFILE_DIR=<dir> runs the server
- * under `node --cpu-prof` and leaves its profile there (one per database).
+ * runs only the calls whose name contains one of the words; BENCH_DATABASES=postgres (or embedded) only
+ * that database; BENCH_PROFILE_DIR=<dir> runs the server under `node --cpu-prof` and leaves its profile
+ * there (one per database).
  */
 import { type ChildProcess, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -348,8 +349,11 @@ async function main() {
   );
   const results: Result[] = [];
   try {
-    if (process.env.DATABASE_URL) results.push(await benchDatabase('postgres', bare));
-    results.push(await benchDatabase('embedded', bare));
+    const only = process.env.BENCH_DATABASES?.split(',');
+    if (process.env.DATABASE_URL && (!only || only.includes('postgres'))) {
+      results.push(await benchDatabase('postgres', bare));
+    }
+    if (!only || only.includes('embedded')) results.push(await benchDatabase('embedded', bare));
   } finally {
     await stop(bare);
   }

@@ -1,11 +1,12 @@
+import type pg from 'pg';
 import type { DbOrTx } from './client';
 
 /**
  * A hot query built once per database handle and sent as a named prepared
  * statement: the SQL is not rebuilt on every call, and PostgreSQL parses and
  * plans it once per connection instead of once per call
- * (docs/decisions/0012-prepared-statements.md). A transaction handle gets its
- * own build (it lives for one transaction), and still PostgreSQL's plan.
+ * (docs/decisions/0012-prepared-statements.md). A transaction's handle is
+ * its pooled connection's (db/transaction.ts), so it too builds each query once.
  *
  *   const findWallet = prepared((db) =>
  *     db.select().from(wallets).where(eq(wallets.userId, sql.placeholder('userId'))).prepare('wallet_find'));
@@ -21,4 +22,27 @@ export function prepared<Q>(build: (db: DbOrTx) => Q): (db: DbOrTx) => Q {
     }
     return query;
   };
+}
+
+/**
+ * A hot statement written in SQL (a statement Drizzle's builder cannot express, such as a chain of
+ * CTEs), sent as a named prepared statement on whichever connection runs it: parsed and planned once
+ * per connection. `text` must be a constant: its parameters are $1, $2… bound to `values`.
+ */
+export async function executeNamed<Row>(
+  db: DbOrTx,
+  name: string,
+  text: string,
+  values: unknown[],
+): Promise<Row[]> {
+  const result = await clientOf(db).query({ name, text, values });
+  return result.rows as Row[];
+}
+
+/** The pool (or, in a transaction, the connection) behind a Drizzle handle. */
+function clientOf(db: DbOrTx): Pick<pg.ClientBase, 'query'> {
+  const handle = db as unknown as { $client?: pg.Pool | pg.PoolClient; session?: { client: pg.PoolClient } };
+  const client = handle.$client ?? handle.session?.client;
+  if (!client) throw new Error('executeNamed: no connection behind this database handle');
+  return client;
 }

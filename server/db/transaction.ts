@@ -1,9 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { sql } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/node-postgres';
 import type { FastifyBaseLogger } from 'fastify';
+import type pg from 'pg';
 import { isSerializationFailure } from '../lib/errors';
 import { currentRequester } from '../lib/request-context';
 import type { Db, Tx } from './client';
+import * as schema from './schema';
 
 /** Schedules something to do once the transaction has committed (publishing its events). */
 export type AfterCommit = (effect: () => void) => void;
@@ -31,15 +33,27 @@ const maxAttempts = 5;
  *   where: the audit log's triggers record that with every row they log.
  */
 export function createTransact(db: Db, log: FastifyBaseLogger): Transact {
+  const pool = (db as unknown as { $client: pg.Pool }).$client;
+  // One Drizzle handle per pooled connection, kept as long as the connection: the hot queries that
+  // `prepared` builds per handle are then built once per connection, not once per transaction.
+  const handles = new WeakMap<pg.PoolClient, Tx>();
+  const handleOf = (client: pg.PoolClient) => {
+    let handle = handles.get(client);
+    if (!handle) {
+      handle = drizzle(client, { schema }) as unknown as Tx;
+      handles.set(client, handle);
+    }
+    return handle;
+  };
+
   return async (work) => {
     for (let attempt = 1; ; attempt++) {
       const effects: Array<() => void> = [];
       let result: Awaited<ReturnType<typeof work>>;
       try {
-        result = await db.transaction(async (tx) => {
-          await nameTheRequester(tx);
-          return work(tx, (effect) => effects.push(effect));
-        });
+        result = await inTransaction(pool, (client) =>
+          work(handleOf(client), (effect) => effects.push(effect)),
+        );
       } catch (error) {
         if (attempt >= maxAttempts || !isSerializationFailure(error)) throw error;
         await sleep(Math.random() * 10 * attempt);
@@ -57,11 +71,47 @@ export function createTransact(db: Db, log: FastifyBaseLogger): Transact {
   };
 }
 
-/** Tells the audit log's triggers, for this transaction only, who makes the change and from which address. */
-async function nameTheRequester(tx: Tx) {
+/**
+ * BEGIN, `work` on the same connection, then COMMIT (ROLLBACK when it throws). The BEGIN and the
+ * requester's name for the audit log go to PostgreSQL as one message (the simple query protocol
+ * takes several statements when they carry no parameters): one round trip less for every write.
+ */
+async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    try {
+      await client.query(`begin;${requesterSql(client)}`);
+    } catch (error) {
+      broken = error as Error;
+      throw error;
+    }
+    try {
+      const result = await work(client);
+      await client.query('commit');
+      return result;
+    } catch (error) {
+      try {
+        await client.query('rollback');
+      } catch (rollbackError) {
+        // The connection is unusable (it broke mid-transaction): the pool must not hand it out again.
+        broken = rollbackError as Error;
+      }
+      throw error;
+    }
+  } finally {
+    client.release(broken);
+  }
+}
+
+/**
+ * Tells the audit log's triggers, for this transaction only, who makes the change and from which
+ * address: empty when there is no request (timers, commands). Literals are escaped by the driver.
+ */
+function requesterSql(client: pg.PoolClient): string {
   const { actor, address } = currentRequester();
-  if (!actor && !address) return;
-  await tx.execute(sql`select set_config('dealmaker.actor_id', ${actor ? String(actor.id) : ''}, true),
-    set_config('dealmaker.actor_username', ${actor?.username ?? ''}, true),
-    set_config('dealmaker.address', ${address ?? ''}, true)`);
+  if (!actor && !address) return '';
+  const setting = (name: string, value: string) =>
+    `set_config(${client.escapeLiteral(`dealmaker.${name}`)}, ${client.escapeLiteral(value)}, true)`;
+  return `select ${setting('actor_id', actor ? String(actor.id) : '')}, ${setting('actor_username', actor?.username ?? '')}, ${setting('address', address ?? '')};`;
 }

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, gt, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
+import { executeNamed } from '../../db/prepared';
 import { messageReads, messages, users } from '../../db/schema';
 
 const messageView = { message: messages, username: users.username, fullName: users.fullName };
@@ -15,6 +16,24 @@ export type SendOutcome =
       dealTitle: string;
     };
 
+/** The statement of `send` ($1 deal, $2 sender, $3 content, $4 clientId), prepared once per connection. */
+const sendMessageSql = `
+  with deal as (
+    select creator_id, counterpart_id, dealmaker_id, title from deals where id = $1::int for share
+  ), inserted as (
+    insert into messages (deal_id, sender_id, content, client_id)
+    select $1::int, $2::int, $3::text, $4::text
+      from deal
+     where $2::int in (deal.creator_id, deal.counterpart_id, deal.dealmaker_id)
+    on conflict do nothing
+    returning id, created_at
+  )
+  select deal.creator_id, deal.counterpart_id, deal.dealmaker_id, deal.title, inserted.id, inserted.created_at,
+         users.username, users.full_name
+    from deal
+    left join inserted on true
+    left join users on users.id = $2::int`;
+
 export const messagesRepository = {
   /**
    * Stores a message in one statement: the deal is share-locked (a delete or a
@@ -26,25 +45,12 @@ export const messagesRepository = {
     db: DbOrTx,
     input: { dealId: number; senderId: number; content: string; clientId: string | null },
   ): Promise<SendOutcome> {
-    const result = (await db.execute(sql`
-      with deal as (
-        select creator_id, counterpart_id, dealmaker_id, title from deals where id = ${input.dealId} for share
-      ), inserted as (
-        insert into messages (deal_id, sender_id, content, client_id)
-        select ${input.dealId}, ${input.senderId}, ${input.content}, ${input.clientId}
-          from deal
-         where ${input.senderId} in (deal.creator_id, deal.counterpart_id, deal.dealmaker_id)
-        on conflict do nothing
-        returning id, created_at
-      )
-      select deal.creator_id, deal.counterpart_id, deal.dealmaker_id, deal.title, inserted.id, inserted.created_at,
-             users.username, users.full_name
-        from deal
-        left join inserted on true
-        left join users on users.id = ${input.senderId}`)) as unknown as {
-      rows: Array<Record<string, string | number | null>>;
-    };
-    const row = result.rows[0];
+    const [row] = await executeNamed<Record<string, string | number | Date | null>>(
+      db,
+      'message_send',
+      sendMessageSql,
+      [input.dealId, input.senderId, input.content, input.clientId],
+    );
     if (!row) return { status: 'no-deal' };
     const participantIds = [row.creator_id, row.counterpart_id, row.dealmaker_id]
       .filter((id) => id !== null)
@@ -66,7 +72,7 @@ export const messagesRepository = {
           senderId: input.senderId,
           content: input.content,
           clientId: input.clientId,
-          createdAt: new Date(row.created_at as string),
+          createdAt: new Date(row.created_at as string | Date),
         },
         username: String(row.username),
         fullName: String(row.full_name),

@@ -1,5 +1,6 @@
-import { and, desc, eq, getTableColumns, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
+import { executeNamed } from '../../db/prepared';
 import { notificationEmailSettings, notificationEmailsSent, notifications, users } from '../../db/schema';
 
 export type NewNotification = {
@@ -8,6 +9,31 @@ export type NewNotification = {
   dealId: number | null;
   actorId: number | null;
   message: string;
+};
+
+/**
+ * Chat notifications, one per (recipient, deal, sender) burst: a message refreshes the recipient's
+ * unread one instead of adding another. `fresh` (xmax = 0) only for a row this statement inserted:
+ * an update of the burst's notification is not news.
+ */
+const chatBurstSql = `
+  insert into notifications (user_id, kind, deal_id, actor_id, message)
+  select user_id, 'message', deal_id, actor_id, message
+    from unnest($1::int[], $2::int[], $3::int[], $4::text[]) as chat(user_id, deal_id, actor_id, message)
+  on conflict (user_id, deal_id, actor_id) where kind = 'message' and read_at is null
+  do update set message = excluded.message, created_at = now()
+  returning id, user_id, kind, deal_id, actor_id, message, created_at, read_at, xmax = 0 as fresh`;
+
+type ChatBurstRow = {
+  id: string;
+  user_id: number;
+  kind: string;
+  deal_id: number | null;
+  actor_id: number | null;
+  message: string;
+  created_at: Date | string;
+  read_at: Date | string | null;
+  fresh: boolean;
 };
 
 const notificationView = {
@@ -24,17 +50,25 @@ export const notificationsRepository = {
     const other = rows.filter((row) => row.kind !== 'message');
     const stored = other.length ? await db.insert(notifications).values(other).returning() : [];
     if (chat.length) {
-      // xmax = 0 only for a row this statement inserted: an update of the burst's notification is not news.
-      const bursts = await db
-        .insert(notifications)
-        .values(chat)
-        .onConflictDoUpdate({
-          target: [notifications.userId, notifications.dealId, notifications.actorId],
-          targetWhere: sql`${notifications.kind} = 'message' and ${notifications.readAt} is null`,
-          set: { message: sql`excluded.message`, createdAt: sql`now()` },
-        })
-        .returning({ ...getTableColumns(notifications), fresh: sql<boolean>`xmax = 0` });
-      for (const { fresh, ...row } of bursts) if (fresh) stored.push(row);
+      const bursts = await executeNamed<ChatBurstRow>(db, 'notifications_chat_burst', chatBurstSql, [
+        chat.map((row) => row.userId),
+        chat.map((row) => row.dealId),
+        chat.map((row) => row.actorId),
+        chat.map((row) => row.message),
+      ]);
+      for (const row of bursts) {
+        if (!row.fresh) continue;
+        stored.push({
+          id: Number(row.id),
+          userId: row.user_id,
+          kind: row.kind,
+          dealId: row.deal_id,
+          actorId: row.actor_id,
+          message: row.message,
+          createdAt: new Date(row.created_at),
+          readAt: row.read_at === null ? null : new Date(row.read_at),
+        });
+      }
     }
     return stored;
   },
@@ -42,11 +76,12 @@ export const notificationsRepository = {
   /** The unread count of each of these users. */
   async unreadCounts(db: DbOrTx, userIds: number[]): Promise<Map<number, number>> {
     if (userIds.length === 0) return new Map();
-    const rows = await db
-      .select({ userId: notifications.userId, count: sql<number>`count(*)::int` })
-      .from(notifications)
-      .where(and(inArray(notifications.userId, userIds), isNull(notifications.readAt)))
-      .groupBy(notifications.userId);
+    const rows = await executeNamed<{ userId: number; count: number }>(
+      db,
+      'notifications_unread_counts',
+      'select user_id as "userId", count(*)::int as count from notifications where user_id = any($1::int[]) and read_at is null group by user_id',
+      [userIds],
+    );
     return new Map(rows.map((row) => [row.userId, Number(row.count)]));
   },
 

@@ -1,6 +1,6 @@
 import { and, desc, eq, lt, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { prepared } from '../../db/prepared';
+import { executeNamed, prepared } from '../../db/prepared';
 import {
   ledgerTransfers,
   type WalletRow,
@@ -16,6 +16,32 @@ const walletOf = prepared((db) =>
     .where(eq(wallets.userId, sql.placeholder('userId')))
     .prepare('wallet_of_user'),
 );
+/** The statement of `moveWallet` ($1 user, $2 delta, …), prepared once per connection. */
+const moveWalletSql = `
+  with moved as (
+    update wallets
+       set balance_cents = balance_cents + $2::bigint,
+           total_deposited_cents = total_deposited_cents + $3::bigint,
+           total_withdrawn_cents = total_withdrawn_cents + $4::bigint,
+           updated_at = now()
+     where user_id = $1::int
+       and balance_cents + $2::bigint between 0 and $5::bigint
+    returning *
+  ), transfer as (
+    insert into ledger_transfers (kind, from_account, to_account, amount_cents, deal_id)
+    select $6::text, $7::text, $8::text, $9::bigint, $10::int
+      from moved
+    returning id
+  ), history as (
+    insert into wallet_transactions (user_id, transfer_id, type, amount_cents, balance_after_cents, description, deal_id)
+    select $1::int, transfer.id, $11::text, $2::bigint, moved.balance_cents, $12::text, $10::int
+      from moved, transfer
+    returning id, created_at, transfer_id
+  )
+  select moved.balance_cents, moved.total_deposited_cents, moved.total_withdrawn_cents, moved.updated_at,
+         history.id as transaction_id, history.created_at, history.transfer_id
+    from moved, history`;
+
 export const walletRepository = {
   /** Creates the user's empty wallet unless it exists; safe when two requests race to create it. */
   async ensure(db: DbOrTx, userId: number) {
@@ -53,31 +79,20 @@ export const walletRepository = {
     },
   ): Promise<{ wallet: WalletRow; transaction: WalletTransactionRow } | undefined> {
     const { userId, delta, transfer, history } = move;
-    const result = (await db.execute(sql`
-      with moved as (
-        update wallets
-           set balance_cents = balance_cents + ${delta},
-               total_deposited_cents = total_deposited_cents + ${move.depositedCents},
-               total_withdrawn_cents = total_withdrawn_cents + ${move.withdrawnCents},
-               updated_at = now()
-         where user_id = ${userId}
-           and balance_cents + ${delta} between 0 and ${move.maxBalanceCents}
-        returning *
-      ), transfer as (
-        insert into ledger_transfers (kind, from_account, to_account, amount_cents, deal_id)
-        select ${transfer.kind}, ${transfer.fromAccount}, ${transfer.toAccount}, ${transfer.amountCents}, ${transfer.dealId}::int
-          from moved
-        returning id
-      ), history as (
-        insert into wallet_transactions (user_id, transfer_id, type, amount_cents, balance_after_cents, description, deal_id)
-        select ${userId}, transfer.id, ${history.type}, ${delta}, moved.balance_cents, ${history.description}, ${transfer.dealId}::int
-          from moved, transfer
-        returning id, created_at, transfer_id
-      )
-      select moved.balance_cents, moved.total_deposited_cents, moved.total_withdrawn_cents, moved.updated_at,
-             history.id as transaction_id, history.created_at, history.transfer_id
-        from moved, history`)) as unknown as { rows: Array<Record<string, string | Date>> };
-    const row = result.rows[0];
+    const [row] = await executeNamed<Record<string, string | Date>>(db, 'wallet_move', moveWalletSql, [
+      userId,
+      delta,
+      move.depositedCents,
+      move.withdrawnCents,
+      move.maxBalanceCents,
+      transfer.kind,
+      transfer.fromAccount,
+      transfer.toAccount,
+      transfer.amountCents,
+      transfer.dealId,
+      history.type,
+      history.description,
+    ]);
     if (!row) return undefined;
     const wallet: WalletRow = {
       userId,
