@@ -82,7 +82,7 @@ export async function createServices(deps: ServiceDeps) {
     timeline,
     events,
   );
-  const messages = new MessagesService(db, transact, dealAccess, notifications, events);
+  const messages = new MessagesService(db, transact, dealAccess, notifications, events, deps.log);
   const progress = new ProgressService(db, transact, dealAccess, timeline, events);
   const reviews = new ReviewsService(db, transact, dealAccess, users, timeline);
   const disputes = new DisputesService(db, transact, dealAccess, timeline, events, {

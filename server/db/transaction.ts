@@ -10,6 +10,9 @@ import * as schema from './schema';
 /** Schedules something to do once the transaction has committed (publishing its events). */
 export type AfterCommit = (effect: () => void) => void;
 
+/** The `AfterCommit` of a change that committed on its own (one statement outside a transaction): effects run at once. */
+export const runAtOnce: AfterCommit = (effect) => effect();
+
 /** Runs `work` in one transaction and, once it has committed, the effects it scheduled. */
 export type Transact = <T>(work: (tx: Tx, afterCommit: AfterCommit) => Promise<T>) => Promise<T>;
 

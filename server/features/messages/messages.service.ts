@@ -1,6 +1,7 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { NewMessage, UnreadMessages } from '../../../contract/messages';
 import type { Db } from '../../db/client';
-import type { Transact } from '../../db/transaction';
+import { runAtOnce, type Transact } from '../../db/transaction';
 import { forbidden, notFound } from '../../lib/errors';
 import type { EventPublisher } from '../../realtime/publisher';
 import type { DealAccess } from '../deals/deal-access';
@@ -21,45 +22,53 @@ export class MessagesService {
     private readonly deals: DealAccess,
     private readonly notifications: NotificationsService,
     private readonly events: EventPublisher,
+    private readonly log: FastifyBaseLogger,
   ) {}
 
-  send(senderId: number, input: NewMessage) {
-    return this.transact(async (tx, afterCommit) => {
-      const outcome = await messagesRepository.send(tx, {
-        dealId: input.dealId,
-        senderId,
-        content: input.content,
-        clientId: input.clientId ?? null,
-      });
-      if (outcome.status === 'no-deal') throw notFound('Deal not found.');
-      if (outcome.status === 'not-participant')
-        throw forbidden('Only the participants of this deal can do this.');
-      const message = presentMessage(outcome.message!);
-      // A retry of a message already stored is answered with it and announces nothing new.
-      if (outcome.status === 'sent') {
-        // One unread notification per sender burst: the store keeps the first until it is read.
-        await this.notifications.store(tx, afterCommit, {
-          dealId: input.dealId,
-          actorId: senderId,
-          notices: [
-            {
-              to: outcome.participantIds,
-              kind: 'message',
-              message: `${message.senderUsername} sent you a message on "${outcome.dealTitle}".`,
-            },
-          ],
-        });
-        // To each participant's own room: only people on the deal ever receive its messages.
-        afterCommit(() =>
-          this.events.publish({ users: outcome.participantIds }, 'message-updated', {
-            dealId: input.dealId,
-            messageData: message,
-            updateType: 'sent',
-          }),
-        );
-      }
-      return message;
+  /**
+   * Stores the message in one statement, committed on its own (the message is never lost to a later
+   * step), publishes it to the participants, then refreshes their chat notifications: those are a
+   * summary of what the message store already holds, so failing to write them is logged, not refused.
+   */
+  async send(senderId: number, input: NewMessage) {
+    const outcome = await messagesRepository.send(this.db, {
+      dealId: input.dealId,
+      senderId,
+      content: input.content,
+      clientId: input.clientId ?? null,
     });
+    if (outcome.status === 'no-deal') throw notFound('Deal not found.');
+    if (outcome.status === 'not-participant')
+      throw forbidden('Only the participants of this deal can do this.');
+    const message = presentMessage(outcome.message!);
+    // A retry of a message already stored is answered with it and announces nothing new.
+    if (outcome.status !== 'sent') return message;
+    // To each participant's own room: only people on the deal ever receive its messages.
+    this.events.publish({ users: outcome.participantIds }, 'message-updated', {
+      dealId: input.dealId,
+      messageData: message,
+      updateType: 'sent',
+    });
+    try {
+      // One unread notification per sender burst: the store keeps the first until it is read.
+      await this.notifications.store(this.db, runAtOnce, {
+        dealId: input.dealId,
+        actorId: senderId,
+        notices: [
+          {
+            to: outcome.participantIds,
+            kind: 'message',
+            message: `${message.senderUsername} sent you a message on "${outcome.dealTitle}".`,
+          },
+        ],
+      });
+    } catch (error) {
+      this.log.error(
+        { err: error, dealId: input.dealId },
+        'storing the chat notifications of a message failed',
+      );
+    }
+    return message;
   }
 
   /**

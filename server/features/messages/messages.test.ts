@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Deal } from '../../../contract/deals';
 import type { ErrorBody } from '../../../contract/errors';
 import type { Message } from '../../../contract/messages';
@@ -223,6 +223,20 @@ describe('POST /api/messages/send', () => {
     const stored = (await history(alice, own.id)).body.map((message) => message.id).sort((x, y) => x - y);
     const accepted = answers.filter((answer) => answer.status === 201).map((answer) => answer.body.id);
     expect(stored).toEqual(accepted.sort((x, y) => x - y));
+  });
+
+  it('keeps and answers a message whose chat notifications cannot be stored', async () => {
+    const store = vi
+      .spyOn(server.app.services.notifications, 'store')
+      .mockRejectedValueOnce(new Error('notifications down'));
+    try {
+      const message = await sent(alice, deal.id, 'Stored even so');
+      expect(store).toHaveBeenCalledTimes(1);
+      const latest = await history(bob, deal.id);
+      expect(latest.body.at(-1)).toEqual(message);
+    } finally {
+      store.mockRestore();
+    }
   });
 
   it('refuses a malformed clientId with 400', async () => {

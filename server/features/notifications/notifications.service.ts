@@ -8,7 +8,7 @@ import {
   type NotificationPreferences,
 } from '../../../contract/notifications';
 import type { Config } from '../../config';
-import type { Db, DbOrTx, Tx } from '../../db/client';
+import type { Db, DbOrTx } from '../../db/client';
 import type { NotificationRow } from '../../db/schema';
 import type { AfterCommit } from '../../db/transaction';
 import type { BackgroundTasks } from '../../lib/background';
@@ -45,9 +45,12 @@ export class NotificationsService {
     },
   ) {}
 
-  /** Stores the notices of a change in its transaction and delivers them once it commits. */
+  /**
+   * Stores the notices of a change in its transaction and delivers them once it commits. Given the
+   * database itself (a change already committed on its own), they are stored at once and delivered then.
+   */
   async store(
-    tx: Tx,
+    tx: DbOrTx,
     afterCommit: AfterCommit,
     change: { dealId: number | null; actorId: number | null; notices: Notice[] },
   ) {
