@@ -108,13 +108,23 @@ async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => 
 }
 
 /**
- * Tells the audit log's triggers, for this transaction only, who makes the change and from which
- * address: empty when there is no request (timers, commands). Literals are escaped by the driver.
+ * The audit log's settings naming who makes the change and from which address: empty outside a
+ * request (timers, commands). Set for the transaction only (set_config's third argument).
  */
-function requesterSql(client: pg.PoolClient): string {
+export function requesterSettings(): { actorId: string; actorUsername: string; address: string } {
   const { actor, address } = currentRequester();
-  if (!actor && !address) return '';
+  return {
+    actorId: actor ? String(actor.id) : '',
+    actorUsername: actor?.username ?? '',
+    address: address ?? '',
+  };
+}
+
+/** Sets `requesterSettings` for the transaction at its BEGIN; literals are escaped by the driver. */
+function requesterSql(client: pg.PoolClient): string {
+  const settings = requesterSettings();
+  if (!settings.actorId && !settings.address) return '';
   const setting = (name: string, value: string) =>
     `set_config(${client.escapeLiteral(`dealmaker.${name}`)}, ${client.escapeLiteral(value)}, true)`;
-  return `select ${setting('actor_id', actor ? String(actor.id) : '')}, ${setting('actor_username', actor?.username ?? '')}, ${setting('address', address ?? '')};`;
+  return `select ${setting('actor_id', settings.actorId)}, ${setting('actor_username', settings.actorUsername)}, ${setting('address', settings.address)};`;
 }

@@ -278,6 +278,8 @@ describe('the audit log', () => {
   it('records sign-ins, deal changes and money with actor, time, before/after and address', async () => {
     const deal = await dealWithDealmaker(server, { creator, counterpart, dealmaker }, 40);
     await ok(payHalf(server, creator, deal.id));
+    // A deposit without an Idempotency-Key is one statement outside a transaction: it names its actor too.
+    await deposit(server, creator, 7);
     await server.post('/api/auth/login', {
       body: { username: creator.username, password: 'wrong password!' },
     });
@@ -300,6 +302,12 @@ describe('the audit log', () => {
     expect((paid.after as { balanceCents: number }).balanceCents).toBe(
       (paid.before as { balanceCents: number }).balanceCents - 2_000,
     );
+    const balanceCents = (side: unknown) => (side as { balanceCents: number }).balanceCents;
+    const deposited = entries.find(
+      (entry) =>
+        entry.action === 'money.deposit' && balanceCents(entry.after) - balanceCents(entry.before) === 700,
+    );
+    expect(deposited).toMatchObject({ subject: `wallet:${creator.user.id}`, address: '127.0.0.1' });
     const escrowChange = entries.find(
       (entry) => entry.action === 'escrows.update' && entry.dealId === deal.id,
     )!;

@@ -1,7 +1,7 @@
 import { errorCodes } from '../../../contract/errors';
 import { formatUsdCents } from '../../../contract/money';
 import { maxWalletBalanceCents, type WalletTransactionType } from '../../../contract/wallet';
-import type { Tx } from '../../db/client';
+import type { DbOrTx } from '../../db/client';
 import type { WalletRow, WalletTransactionRow } from '../../db/schema';
 import { type AppError, conflict } from '../../lib/errors';
 import { ledgerRepository, walletRepository } from './wallet.repository';
@@ -55,13 +55,15 @@ export type TransferResult = {
  * ledger_transfers row, the wallet's new balance (its row locked from here to
  * the commit) and its history row with the balance right after it.
  *
- * The caller must already hold its other locks (deal → escrow) and have
+ * A deposit or withdrawal may run on the database itself: its one statement
+ * is then its own transaction. Any other transfer runs in the caller's
+ * transaction, which must already hold its other locks (deal → escrow) and have
  * checked its rules, including that the paying wallet has enough: the checks
  * here are a last line of defence that refuses to take any wallet or escrow
  * below zero.
  */
 export async function transfer(
-  tx: Tx,
+  tx: DbOrTx,
   input: {
     kind: TransferKind;
     from: Account;

@@ -8,6 +8,7 @@ import {
   wallets,
   walletTransactions,
 } from '../../db/schema';
+import { requesterSettings } from '../../db/transaction';
 
 const walletOf = prepared((db) =>
   db
@@ -18,7 +19,13 @@ const walletOf = prepared((db) =>
 );
 /** The statement of `moveWallet` ($1 user, $2 delta, …), prepared once per connection. */
 const moveWalletSql = `
-  with moved as (
+  with requester as (
+    -- Names who moves the money for the audit log's trigger, so that the statement also stands alone
+    -- (a deposit outside a transaction); inside one it repeats what BEGIN set.
+    select set_config('dealmaker.actor_id', $13::text, true) as actor_id,
+           set_config('dealmaker.actor_username', $14::text, true) as actor_username,
+           set_config('dealmaker.address', $15::text, true) as address
+  ), moved as (
     update wallets
        set balance_cents = balance_cents + $2::bigint,
            total_deposited_cents = total_deposited_cents + $3::bigint,
@@ -26,6 +33,7 @@ const moveWalletSql = `
            updated_at = now()
      where user_id = $1::int
        and balance_cents + $2::bigint between 0 and $5::bigint
+       and exists (select from requester)
     returning *
   ), transfer as (
     insert into ledger_transfers (kind, from_account, to_account, amount_cents, deal_id)
@@ -79,6 +87,7 @@ export const walletRepository = {
     },
   ): Promise<{ wallet: WalletRow; transaction: WalletTransactionRow } | undefined> {
     const { userId, delta, transfer, history } = move;
+    const requester = requesterSettings();
     const [row] = await executeNamed<Record<string, string | Date>>(db, 'wallet_move', moveWalletSql, [
       userId,
       delta,
@@ -92,6 +101,9 @@ export const walletRepository = {
       transfer.dealId,
       history.type,
       history.description,
+      requester.actorId,
+      requester.actorUsername,
+      requester.address,
     ]);
     if (!row) return undefined;
     const wallet: WalletRow = {

@@ -2,11 +2,11 @@ import { errorCodes } from '../../../contract/errors';
 import { limits } from '../../../contract/limits';
 import { formatUsdCents } from '../../../contract/money';
 import type { WalletMovementResponse, WalletTransactionType } from '../../../contract/wallet';
-import type { Db, Tx } from '../../db/client';
+import type { Db, DbOrTx, Tx } from '../../db/client';
 import type { WalletRow } from '../../db/schema';
 import type { Transact } from '../../db/transaction';
 import { conflict } from '../../lib/errors';
-import { type IdempotencyRequest, idempotent } from '../../lib/idempotency';
+import { type Answer, type IdempotencyRequest, idempotent, type Outcome } from '../../lib/idempotency';
 import { accounts, type TransferResult, transfer } from './ledger';
 import { checkLedger } from './ledger-check';
 import { presentTransaction, presentWallet, transactionsToCsv } from './wallet.presenter';
@@ -60,43 +60,54 @@ export class WalletService {
 
   /** Simulated deposit (no payment provider): money comes in from the outside world. */
   deposit(userId: number, amountCents: number, idempotency?: IdempotencyRequest) {
-    return this.transact((tx) =>
-      idempotent(tx, userId, idempotency, async () =>
-        movementAnswer(
-          `Successfully deposited ${formatUsdCents(amountCents)}`,
-          await transfer(tx, {
-            kind: 'deposit',
-            from: accounts.world,
-            to: accounts.wallet(userId),
-            amountCents,
-            description: `Deposit of ${formatUsdCents(amountCents)}`,
-          }),
-        ),
+    return this.movement(userId, idempotency, async (db) =>
+      movementAnswer(
+        `Successfully deposited ${formatUsdCents(amountCents)}`,
+        await transfer(db, {
+          kind: 'deposit',
+          from: accounts.world,
+          to: accounts.wallet(userId),
+          amountCents,
+          description: `Deposit of ${formatUsdCents(amountCents)}`,
+        }),
       ),
     );
   }
 
   /** Money goes back out, never more than the balance. */
   withdraw(userId: number, amountCents: number, idempotency?: IdempotencyRequest) {
-    return this.transact((tx) =>
-      idempotent(tx, userId, idempotency, async () =>
-        movementAnswer(
-          `Successfully withdrew ${formatUsdCents(amountCents)}`,
-          await transfer(tx, {
-            kind: 'withdraw',
-            from: accounts.wallet(userId),
-            to: accounts.world,
-            amountCents,
-            description: `Withdrawal of ${formatUsdCents(amountCents)}`,
-            insufficient: (wallet) =>
-              conflict(
-                `Insufficient balance: you asked to withdraw ${formatUsdCents(amountCents)}, your balance is ${formatUsdCents(wallet.balanceCents)}.`,
-                errorCodes.insufficientFunds,
-              ),
-          }),
-        ),
+    return this.movement(userId, idempotency, async (db) =>
+      movementAnswer(
+        `Successfully withdrew ${formatUsdCents(amountCents)}`,
+        await transfer(db, {
+          kind: 'withdraw',
+          from: accounts.wallet(userId),
+          to: accounts.world,
+          amountCents,
+          description: `Withdrawal of ${formatUsdCents(amountCents)}`,
+          insufficient: (wallet) =>
+            conflict(
+              `Insufficient balance: you asked to withdraw ${formatUsdCents(amountCents)}, your balance is ${formatUsdCents(wallet.balanceCents)}.`,
+              errorCodes.insufficientFunds,
+            ),
+        }),
       ),
     );
+  }
+
+  /**
+   * A deposit or withdrawal. With an Idempotency-Key it runs in a transaction with the stored answer;
+   * without one, its transfer is a single statement committed on its own, so the wallet's row is locked
+   * only while PostgreSQL runs and commits it, not across round trips to this process: one wallet
+   * under many concurrent movements serialises on that lock.
+   */
+  private async movement(
+    userId: number,
+    idempotency: IdempotencyRequest | undefined,
+    move: (db: DbOrTx) => Promise<Answer<WalletMovementResponse>>,
+  ): Promise<Outcome<WalletMovementResponse>> {
+    if (!idempotency) return { ...(await move(this.db)), replayed: false };
+    return this.transact((tx) => idempotent(tx, userId, idempotency, () => move(tx)));
   }
 
   /**
