@@ -211,6 +211,20 @@ async function login(base: string): Promise<string> {
   return ((await response.json()) as { token: string }).token;
 }
 
+/** Stores our answer to a GET call in the bare server; answers the bare URL that serves it. */
+async function storeSameBody(url: string, token: string, name: string) {
+  const response = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
+  const text = await response.text();
+  const key = encodeURIComponent(name.replace(/[^a-z0-9]+/gi, '-'));
+  const stored = await fetch(`http://127.0.0.1:${barePort}/same-body/${key}`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: text,
+  });
+  if (!stored.ok) throw new Error(`storing the body of ${name} failed: ${stored.status}`);
+  return { url: `http://127.0.0.1:${barePort}/same-body/${key}`, bytes: Buffer.byteLength(text) };
+}
+
 async function balanceOf(base: string, token: string): Promise<number> {
   const response = await fetch(`${base}/api/wallet`, { headers: { authorization: `Bearer ${token}` } });
   return ((await response.json()) as { balance: number }).balance;
@@ -221,6 +235,9 @@ type Row = {
   database: 'postgres' | 'embedded';
   ours: number[];
   bare: number[];
+  /** Bare Fastify answering the very body of this call (GET calls), in the same rounds. */
+  sameBody: number[];
+  bodyBytes: number;
   p99: number;
   note: string;
 };
@@ -267,11 +284,17 @@ async function benchDatabase(database: 'postgres' | 'embedded', bare: ChildProce
       const balanceBefore = await balanceOf(base, token);
       // Warm-up, discarded (its deposits still count in the balance check below).
       let acknowledged = autocannon(url, call, token, 2).ok;
-      const row: Row = { call, database, ours: [], bare: [], p99: 0, note: '' };
+      const row: Row = { call, database, ours: [], bare: [], sameBody: [], bodyBytes: 0, p99: 0, note: '' };
+      const sameBodyUrl = call.method === 'POST' ? null : await storeSameBody(url, token, call.name);
+      if (sameBodyUrl) row.bodyBytes = sameBodyUrl.bytes;
       const p99s: number[] = [];
       for (let round = 0; round < rounds; round++) {
         await waitIdle(bare.pid!);
         row.bare.push(autocannon(`http://127.0.0.1:${barePort}/bare`, {}, null, seconds).rps);
+        if (sameBodyUrl) {
+          await waitIdle(bare.pid!);
+          row.sameBody.push(autocannon(sameBodyUrl.url, {}, null, seconds).rps);
+        }
         await waitIdle(server.pid!);
         const run = autocannon(url, call, token, seconds);
         row.ours.push(run.rps);
@@ -312,12 +335,19 @@ async function benchDatabase(database: 'postgres' | 'embedded', bare: ChildProce
   }
 }
 
+/** Body size, bare Fastify answering that same body, and our share of it (GET calls only). */
+function sameBody(row: Row): string {
+  if (row.sameBody.length === 0) return '— | — | —';
+  const kb = row.bodyBytes >= 1024 ? `${(row.bodyBytes / 1024).toFixed(1)} KB` : `${row.bodyBytes} B`;
+  return `${kb} | ${fmt(median(row.sameBody))} | ${((median(row.ours) / median(row.sameBody)) * 100).toFixed(0)}%`;
+}
+
 function table(results: Result[]): string {
   const lines = [
     `HTTP hot calls, ${fmt(dealCount)} deals, ${connections} connections, ${rounds} rounds of ${seconds} s (node ${process.version}, ${os.cpus().length} cores)`,
     '',
-    '| Call | Database | Ours req/s (min / median / max) | p99 ms | Bare Fastify req/s (median) | Ours ÷ bare | Target | Before (PG / PGlite, share) | Notes |',
-    '|---|---|---|---|---|---|---|---|---|',
+    '| Call | Database | Ours req/s (min / median / max) | p99 ms | Bare Fastify req/s (median) | Ours ÷ bare | Target | Body | Bare, same body (median) | Ours ÷ same body | Before (PG / PGlite, share) | Notes |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const { rows } of results) {
     for (const row of rows) {
@@ -326,7 +356,7 @@ function table(results: Result[]): string {
       const target = row.call.target[row.database];
       const verdict = target === 0 ? '—' : `${(target * 100).toFixed(0)}% ${ratio >= target ? '✓' : '✗'}`;
       lines.push(
-        `| ${row.call.name} | ${row.database} | ${sorted.map(fmt).join(' / ')} | ${row.p99} | ${fmt(median(row.bare))} | ${(ratio * 100).toFixed(1)}% | ${verdict} | ${row.call.before} | ${row.note.trim()} |`,
+        `| ${row.call.name} | ${row.database} | ${sorted.map(fmt).join(' / ')} | ${row.p99} | ${fmt(median(row.bare))} | ${(ratio * 100).toFixed(1)}% | ${verdict} | ${sameBody(row)} | ${row.call.before} | ${row.note.trim()} |`,
       );
     }
   }
