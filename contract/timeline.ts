@@ -49,9 +49,17 @@ export const timelineMessageSchema = messageSchema.extend({ type: z.literal('mes
 export const timelineItemSchema = z.discriminatedUnion('type', [timelineEventSchema, timelineMessageSchema]);
 export type TimelineItem = z.infer<typeof timelineItemSchema>;
 
-/** GET /api/deals/{dealId}/timeline: newest first, older pages with `before`. */
+/**
+ * GET /api/deals/{dealId}/timeline: newest first, older pages with `before`; with `after`, the entries
+ * after that id oldest first (a client catching up after a reconnection, page after page).
+ */
 export const timelineSchema = z.object({ items: z.array(timelineItemSchema) });
-export const timelineQuerySchema = z.object({
-  limit: z.coerce.number().int().min(1).max(limits.page.maxLimit).default(limits.page.defaultLimit),
-  before: decimalId(Number.MAX_SAFE_INTEGER).optional(),
-});
+export const timelineQuerySchema = z
+  .object({
+    limit: z.coerce.number().int().min(1).max(limits.page.maxLimit).default(limits.page.defaultLimit),
+    before: decimalId(Number.MAX_SAFE_INTEGER).optional(),
+    after: decimalId(Number.MAX_SAFE_INTEGER).optional(),
+  })
+  .refine((query) => query.before === undefined || query.after === undefined, {
+    message: 'Ask for entries before an id or after one, not both',
+  });

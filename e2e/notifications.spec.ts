@@ -255,26 +255,32 @@ test('a chat whose connection dropped catches up: every message sent meanwhile, 
   offline = true;
   await alice.context.setOffline(true);
   for (const ws of sockets.splice(0)) await ws.close();
-  const meanwhile = ['First while away.', 'Second while away.', 'Third while away.'];
+  // More than a page of history (50): the latest page alone would not bring the first ones back.
+  const meanwhile = Array.from({ length: 53 }, (_, index) => `Message ${index + 1} while away.`);
   for (const content of meanwhile) await sendMessage(bob, deal.id, content);
   await page.waitForTimeout(500);
-  for (const content of meanwhile) await expect(messageWith(page, content)).toHaveCount(0);
+  for (const content of [meanwhile[0]!, meanwhile.at(-1)!]) {
+    await expect(messageWith(page, content)).toHaveCount(0);
+  }
 
-  // Back online: the chat asks for what came after its last message and shows each exactly once.
+  // Back online: the chat asks for what came after its last entry and shows each exactly once.
   const catchUp = page.waitForRequest(
-    (request) => request.url().includes(`/api/messages/deal/${deal.id}?after=`) && request.method() === 'GET',
+    (request) =>
+      request.url().includes(`/api/deals/${deal.id}/timeline?after=`) && request.method() === 'GET',
   );
   offline = false;
   await alice.context.setOffline(false);
   await catchUp;
-  for (const content of meanwhile) await expect(messageWith(page, content)).toHaveCount(1);
+  for (const content of [meanwhile[0]!, meanwhile[1]!, meanwhile.at(-1)!]) {
+    await expect(messageWith(page, content)).toHaveCount(1);
+  }
   await expect(messageItems(page)).toHaveText(
     ['Before the drop.', 'Still connected.', ...meanwhile].map((content) => new RegExp(literal(content))),
   );
   // And live again afterwards.
   await sendMessage(bob, deal.id, 'After the drop.');
   await expect(messageWith(page, 'After the drop.')).toHaveCount(1);
-  await expect(messageItems(page)).toHaveCount(6);
+  await expect(messageItems(page)).toHaveCount(56);
 });
 
 /** A string as a literal part of a regular expression. */

@@ -38,31 +38,60 @@ export const timelineRepository = {
     options: { beforeId?: number; limit: number },
   ): Promise<TimelineRow[]> {
     const before = options.beforeId ?? Number.MAX_SAFE_INTEGER;
-    const result = (await db.execute(sql`
-      select * from (
-        (select 'event' as type, e.id, e.kind, e.message, e.created_at, e.actor_id as sender_id,
-                null::text as client_id, u.username, u.full_name
-           from deal_events e left join users u on u.id = e.actor_id
-          where e.deal_id = ${dealId} and e.id < ${before}::bigint
-          order by e.id desc limit ${options.limit})
-        union all
-        (select 'message', m.id, null, m.content, m.created_at, m.sender_id, m.client_id, u.username, u.full_name
-           from messages m join users u on u.id = m.sender_id
-          where m.deal_id = ${dealId} and m.id < ${before}::bigint
-          order by m.id desc limit ${options.limit})
-      ) entries order by id desc limit ${options.limit}`)) as unknown as {
-      rows: Array<Record<string, unknown>>;
-    };
-    return result.rows.map((row) => ({
-      type: row.type as 'event' | 'message',
-      id: Number(row.id),
-      kind: (row.kind as string | null) ?? null,
-      message: String(row.message),
-      createdAt: new Date(row.created_at as string),
-      senderId: row.sender_id === null ? null : Number(row.sender_id),
-      clientId: (row.client_id as string | null) ?? null,
-      username: (row.username as string | null) ?? null,
-      fullName: (row.full_name as string | null) ?? null,
-    }));
+    return timelineRows(
+      await db.execute(sql`
+        select * from (
+          (select ${eventColumns} from deal_events e left join users u on u.id = e.actor_id
+            where e.deal_id = ${dealId} and e.id < ${before}::bigint
+            order by e.id desc limit ${options.limit})
+          union all
+          (select ${messageColumns} from messages m join users u on u.id = m.sender_id
+            where m.deal_id = ${dealId} and m.id < ${before}::bigint
+            order by m.id desc limit ${options.limit})
+        ) entries order by id desc limit ${options.limit}`),
+    );
+  },
+
+  /** The `limit` entries after `afterId`, oldest first (a client catching up). */
+  async after(
+    db: DbOrTx,
+    dealId: number,
+    options: { afterId: number; limit: number },
+  ): Promise<TimelineRow[]> {
+    return timelineRows(
+      await db.execute(sql`
+        select * from (
+          (select ${eventColumns} from deal_events e left join users u on u.id = e.actor_id
+            where e.deal_id = ${dealId} and e.id > ${options.afterId}::bigint
+            order by e.id limit ${options.limit})
+          union all
+          (select ${messageColumns} from messages m join users u on u.id = m.sender_id
+            where m.deal_id = ${dealId} and m.id > ${options.afterId}::bigint
+            order by m.id limit ${options.limit})
+        ) entries order by id limit ${options.limit}`),
+    );
   },
 };
+
+/** A system entry's columns, as one row of the timeline. */
+const eventColumns = sql.raw(`'event' as type, e.id, e.kind, e.message, e.created_at, e.actor_id as sender_id,
+  null::text as client_id, u.username, u.full_name`);
+/** A chat message's columns, as one row of the timeline. */
+const messageColumns = sql.raw(
+  `'message' as type, m.id, null as kind, m.content as message, m.created_at, m.sender_id, m.client_id, u.username, u.full_name`,
+);
+
+function timelineRows(result: unknown): TimelineRow[] {
+  const { rows } = result as { rows: Array<Record<string, unknown>> };
+  return rows.map((row) => ({
+    type: row.type as 'event' | 'message',
+    id: Number(row.id),
+    kind: (row.kind as string | null) ?? null,
+    message: String(row.message),
+    createdAt: new Date(row.created_at as string),
+    senderId: row.sender_id === null ? null : Number(row.sender_id),
+    clientId: (row.client_id as string | null) ?? null,
+    username: (row.username as string | null) ?? null,
+    fullName: (row.full_name as string | null) ?? null,
+  }));
+}

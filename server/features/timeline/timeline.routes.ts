@@ -12,7 +12,7 @@ export const timelineRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         description:
-          "The deal's chat messages and system entries (every state change) in one list, newest first; older pages with `before`. Participants only.",
+          "The deal's chat messages and system entries (every state change) in one list, newest first; older pages with `before`; with `after`, the entries after that id, oldest first (catching up after a reconnection). Participants only.",
         params: dealIdParamSchema,
         querystring: timelineQuerySchema,
         response: { 200: timelineSchema },

@@ -48,13 +48,20 @@ export class TimelineService {
     }
   }
 
-  /** One page of the deal's timeline, newest first: participants only. */
+  /** One page of the deal's timeline, newest first (or, with `after`, the entries after an id, oldest first): participants only. */
   async page(
     dealId: number,
     viewerId: number,
-    options: { limit: number; before?: number },
+    options: { limit: number; before?: number; after?: number },
   ): Promise<TimelineItem[]> {
     await this.deals.findAsParticipant(dealId, viewerId);
+    if (options.after !== undefined) {
+      const rows = await timelineRepository.after(this.db, dealId, {
+        afterId: options.after,
+        limit: options.limit,
+      });
+      return rows.map((row) => presentTimelineRow(dealId, row));
+    }
     return this.latest(dealId, options);
   }
 

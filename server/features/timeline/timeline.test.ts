@@ -185,6 +185,33 @@ describe('GET /api/deals/{dealId}/timeline', () => {
     expect(page.map((item) => item.id)).toEqual(ids.slice(3, 6));
   });
 
+  it('answers the entries after an id oldest first with after, page after page', async () => {
+    const deal = await createDeal(server, creator);
+    await joinDeal(server, counterpart, deal.id);
+    for (let index = 1; index <= 3; index++) await say(creator, deal.id, `a${index}`);
+    const newestFirst = (await timelineOf(creator, deal.id)).body.items;
+    const ids = newestFirst.map((item) => item.id).reverse();
+    expect(ids).toHaveLength(5);
+
+    // Everything after the creation entry, oldest first, in two pages of 2 and one of 0.
+    const first = (await timelineOf(creator, deal.id, `?after=${ids[0]}&limit=2`)).body.items;
+    expect(first.map((item) => item.id)).toEqual(ids.slice(1, 3));
+    const second = (await timelineOf(counterpart, deal.id, `?after=${ids[2]}&limit=2`)).body.items;
+    expect(second.map((item) => item.id)).toEqual(ids.slice(3, 5));
+    expect(second).toEqual(newestFirst.slice(0, 2).reverse());
+    expect((await timelineOf(creator, deal.id, `?after=${ids[4]}`)).body.items).toEqual([]);
+
+    const both = await timelineOf(creator, deal.id, `?after=${ids[0]}&before=${ids[4]}`);
+    expect(both.status).toBe(400);
+    expect(both.body).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: expect.stringContaining('Ask for entries before an id or after one, not both'),
+    });
+    const stranger = await timelineOf(outsider, deal.id, `?after=${ids[0]}`);
+    expect(stranger.status).toBe(403);
+    expect(stranger.body).toEqual(onlyParticipants);
+  });
+
   it('is for the participants only', async () => {
     const deal = await createDeal(server, creator);
     await joinDeal(server, counterpart, deal.id);
@@ -205,6 +232,8 @@ describe('GET /api/deals/{dealId}/timeline', () => {
       ['abc', ''],
       [deal.id, '?limit=0'],
       [deal.id, '?before=x'],
+      [deal.id, '?after=-1'],
+      [deal.id, '?after=1.5'],
     ] as const) {
       const response = await timelineOf(creator, dealId, query);
       expect(response.status, `${dealId}${query}`).toBe(400);

@@ -12,7 +12,7 @@ import {
   isConfirmedMessage,
   isIncomingMessage,
   isSystemEntry,
-  lastMessageId,
+  lastItemId,
   type MessagePages,
   mergeMessages,
   newClientId,
@@ -157,9 +157,11 @@ describe('the timeline in the history', () => {
   });
 
   it('asks for the messages after the last message held (not after a system entry)', () => {
-    expect(lastMessageId(pagesOf([message(5), entry(9)], [message(1)]))).toBe(5);
-    expect(lastMessageId(pagesOf([entry(3)]))).toBeUndefined();
-    expect(lastMessageId(undefined)).toBeUndefined();
+    expect(lastItemId(pagesOf([message(5), entry(9)], [message(1)]))).toBe(9);
+    expect(lastItemId(pagesOf([message(5), entry(3)], [message(1)]))).toBe(5);
+    expect(lastItemId(pagesOf([entry(3)]))).toBe(3);
+    expect(lastItemId(pagesOf([]))).toBeUndefined();
+    expect(lastItemId(undefined)).toBeUndefined();
   });
 
   it('shows the empty-chat messages beside system entries only', () => {

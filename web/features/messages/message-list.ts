@@ -89,12 +89,15 @@ export function insertItems(
 export const insertMessage = (pages: MessagePages | undefined, message: HistoryItem) =>
   insertItems(pages, [message]);
 
-/** The highest id of a chat message in the history: catching up asks for the messages after it. */
-export function lastMessageId(pages: Pick<MessagePages, 'pages'> | undefined): number | undefined {
+/**
+ * The highest id in the history, message or system entry (both take their ids from one sequence):
+ * catching up asks for the timeline after it.
+ */
+export function lastItemId(pages: Pick<MessagePages, 'pages'> | undefined): number | undefined {
   let last: number | undefined;
   for (const page of pages?.pages ?? []) {
     for (const item of page.messages) {
-      if (!isSystemEntry(item) && (last === undefined || item.id > last)) last = item.id;
+      if (last === undefined || item.id > last) last = item.id;
     }
   }
   return last;

@@ -7,7 +7,7 @@ import {
   type HistoryItem,
   insertItems,
   insertMessage,
-  lastMessageId,
+  lastItemId,
   type MessagePage,
   type MessagePages,
 } from './message-list';
@@ -109,24 +109,22 @@ export function putReadInCache(queryClient: QueryClient, event: MessagesReadEven
 
 /**
  * Brings a cached history up to date without reloading it (after a reconnection, or when the deal
- * changed): every message after the last one held, page after page so that none is skipped, and the
- * latest system entries; each added once, in order. Nothing when the deal's history is not cached.
+ * changed): the timeline after the last entry held, page after page so that none is skipped, and the
+ * latest page again (an entry whose transaction committed after a later one's is then not missed);
+ * each added once, in order. Nothing when the deal's history is not cached.
  */
 export async function catchUpDealHistory(queryClient: QueryClient, dealId: number) {
   const key = messageKeys.ofDeal(dealId);
   const cached = queryClient.getQueryData<MessagePages>(key);
   if (!cached) return;
   const found: HistoryItem[] = await fetchTimeline(dealId);
-  let after = lastMessageId(cached);
-  if (after !== undefined) {
-    for (;;) {
-      const page: Message[] = await api.get<Message[]>(
-        `/messages/deal/${dealId}?after=${after}&limit=${catchUpPageSize}`,
-      );
-      found.push(...page);
-      if (page.length < catchUpPageSize) break;
-      after = page[page.length - 1]!.id;
-    }
+  let after = lastItemId(cached);
+  while (after !== undefined) {
+    const { items } = await api.get<{ items: TimelineItem[] }>(
+      `/deals/${dealId}/timeline?after=${after}&limit=${catchUpPageSize}`,
+    );
+    found.push(...(items as HistoryItem[]));
+    after = items.length < catchUpPageSize ? undefined : items[items.length - 1]!.id;
   }
   queryClient.setQueryData<MessagePages>(key, (current) => insertItems(current, found));
 }
