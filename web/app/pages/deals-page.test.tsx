@@ -4,29 +4,13 @@ import type { Deal } from '../../../contract/deals';
 import { clearStoredToken, storeToken } from '../../lib/auth-token';
 import { makeDeal } from '../../test/deal-fixtures';
 import { cleanup, getButton, renderInApp, waitFor } from '../../test/render';
+import { fakeToken, jsonResponse, signedInUser } from '../../test/session-fixtures';
 import { DealsPage } from './deals-page';
 
 const fetchMock = vi.fn<typeof fetch>();
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status });
-const base64url = (value: string) => btoa(value).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-const tokenFor = (username: string) =>
-  `${base64url('{"alg":"HS256"}')}.${base64url(
-    JSON.stringify({
-      id: 9,
-      username,
-      email: `${username}@example.com`,
-      exp: Math.floor(Date.now() / 1000) + 3600,
-    }),
-  )}.sig`;
-const me = {
-  id: 9,
-  username: 'dave',
-  email: 'dave@example.com',
-  full_name: 'Dave',
-  createdAt: '2025-03-04T10:00:00.000Z',
-  updatedAt: '2025-03-04T10:00:00.000Z',
-  profile: { profile_picture: null, date_of_birth: null, address: null, occupation: null },
-};
+const json = jsonResponse;
+const tokenFor = (username: string) => fakeToken({ id: 9, username, email: `${username}@example.com` });
+const { profile: me } = signedInUser({ id: 9, username: 'dave', full_name: 'Dave' });
 
 function route(handlers: Record<string, (init: RequestInit | undefined) => Response | Promise<Response>>) {
   fetchMock.mockImplementation(async (input, init) => {

@@ -1,12 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { clearStoredToken, getStoredToken, storeToken } from '../../lib/auth-token';
 import { cleanup, renderInApp, waitFor } from '../../test/render';
+import { fakeToken } from '../../test/session-fixtures';
 import { useAuth } from './auth-context';
 
 const fetchMock = vi.fn<typeof fetch>();
-const base64url = (value: string) => btoa(value).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-const tokenFor = (exp: number) =>
-  `${base64url('{"alg":"HS256"}')}.${base64url(JSON.stringify({ id: 9, username: 'ada', email: 'ada@example.com', exp }))}.sig`;
+const tokenFor = (exp: number) => fakeToken({ id: 9, username: 'ada', email: 'ada@example.com', exp });
 const inAnHour = () => Math.floor(Date.now() / 1000) + 3600;
 
 function Who() {

@@ -1,20 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { clearStoredToken, getStoredToken } from '../../lib/auth-token';
 import { cleanup, click, getButton, getByLabel, renderInApp, typeInto, waitFor } from '../../test/render';
+import { fakeToken, jsonResponse } from '../../test/session-fixtures';
 import { LoginForm } from './login-form';
 
 const fetchMock = vi.fn<typeof fetch>();
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-const base64url = (value: string) => btoa(value).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-const token = `${base64url('{"alg":"HS256"}')}.${base64url(
-  JSON.stringify({
-    id: 3,
-    username: 'ada',
-    email: 'ada@example.com',
-    exp: Math.floor(Date.now() / 1000) + 3600,
-  }),
-)}.sig`;
+const json = (status: number, body: unknown) => jsonResponse(body, status);
+const token = fakeToken({ id: 3, username: 'ada', email: 'ada@example.com' });
 const user = {
   id: 3,
   username: 'ada',

@@ -5,28 +5,12 @@ import type { TimelineEvent } from '../../../contract/timeline';
 import { clearStoredToken, storeToken } from '../../lib/auth-token';
 import type { RealtimeSocket } from '../../lib/socket';
 import { cleanup, click, getButton, renderInApp, typeInto, waitFor } from '../../test/render';
+import { jsonResponse, signedInUser } from '../../test/session-fixtures';
 import { DealMessagesPanel } from './deal-messages-panel';
 
 const fetchMock = vi.fn<typeof fetch>();
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status });
-const base64url = (value: string) => btoa(value).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-const token = `${base64url('{"alg":"HS256"}')}.${base64url(
-  JSON.stringify({
-    id: 9,
-    username: 'dave',
-    email: 'dave@example.com',
-    exp: Math.floor(Date.now() / 1000) + 3600,
-  }),
-)}.sig`;
-const me = {
-  id: 9,
-  username: 'dave',
-  email: 'dave@example.com',
-  full_name: 'Dave Miller',
-  createdAt: '2025-03-04T10:00:00.000Z',
-  updatedAt: '2025-03-04T10:00:00.000Z',
-  profile: { profile_picture: null, date_of_birth: null, address: null, occupation: null },
-};
+const json = jsonResponse;
+const { token, profile: me } = signedInUser({ id: 9, username: 'dave', full_name: 'Dave Miller' });
 const bob = { id: 2, username: 'bob', full_name: 'Bob Jones' };
 
 function message(id: number, overrides: Partial<Message> = {}): Message {

@@ -1,28 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { clearStoredToken, storeToken } from '../../lib/auth-token';
 import { cleanup, click, getButton, renderInApp, typeInto, waitFor } from '../../test/render';
+import { jsonResponse, signedInUser } from '../../test/session-fixtures';
 import { WalletMovementForm } from './wallet-movement-form';
 
 const fetchMock = vi.fn<typeof fetch>();
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status });
-const base64url = (value: string) => btoa(value).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-const token = `${base64url('{"alg":"HS256"}')}.${base64url(
-  JSON.stringify({
-    id: 9,
-    username: 'dave',
-    email: 'dave@example.com',
-    exp: Math.floor(Date.now() / 1000) + 3600,
-  }),
-)}.sig`;
-const me = {
-  id: 9,
-  username: 'dave',
-  email: 'dave@example.com',
-  full_name: 'Dave Miller',
-  createdAt: '2025-03-04T10:00:00.000Z',
-  updatedAt: '2025-03-04T10:00:00.000Z',
-  profile: { profile_picture: null, date_of_birth: null, address: null, occupation: null },
-};
+const json = jsonResponse;
+const dave = signedInUser({ id: 9, username: 'dave', full_name: 'Dave Miller' });
 
 describe('WalletMovementForm confirmation', () => {
   let answerWallet: (response: Response) => void;
@@ -34,12 +18,12 @@ describe('WalletMovementForm confirmation', () => {
     vi.stubGlobal('fetch', fetchMock);
     fetchMock.mockImplementation(async (request) => {
       const url = String(request);
-      if (url === '/api/user-profile') return json(me);
+      if (url === '/api/user-profile') return json(dave.profile);
       // The wallet answers only when the test says so: a slow first load.
       if (url === '/api/wallet') return wallet;
       throw new Error(`Unexpected call ${url}`);
     });
-    storeToken(token);
+    storeToken(dave.token);
   });
   afterEach(() => {
     cleanup();
