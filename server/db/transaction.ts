@@ -10,8 +10,23 @@ import * as schema from './schema';
 /** Schedules something to do once the transaction has committed (publishing its events). */
 export type AfterCommit = (effect: () => void) => void;
 
+/**
+ * Runs an effect of a committed change. The change has happened, so a failing effect is logged and
+ * never turns the answer into an error (a client would retry something that succeeded).
+ */
+function runEffect(effect: () => void, log: FastifyBaseLogger) {
+  try {
+    effect();
+  } catch (error) {
+    log.error({ err: error }, 'an effect after a committed change failed');
+  }
+}
+
 /** The `AfterCommit` of a change that committed on its own (one statement outside a transaction): effects run at once. */
-export const runAtOnce: AfterCommit = (effect) => effect();
+export const runCommittedEffects =
+  (log: FastifyBaseLogger): AfterCommit =>
+  (effect) =>
+    runEffect(effect, log);
 
 /** Runs `work` in one transaction and, once it has committed, the effects it scheduled. */
 export type Transact = <T>(work: (tx: Tx, afterCommit: AfterCommit) => Promise<T>) => Promise<T>;
@@ -62,13 +77,7 @@ export function createTransact(db: Db, log: FastifyBaseLogger): Transact {
         await sleep(Math.random() * 10 * attempt);
         continue;
       }
-      for (const effect of effects) {
-        try {
-          effect();
-        } catch (error) {
-          log.error({ err: error }, 'an effect after a committed transaction failed');
-        }
-      }
+      for (const effect of effects) runEffect(effect, log);
       return result;
     }
   };

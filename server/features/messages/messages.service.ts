@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { NewMessage, UnreadMessages } from '../../../contract/messages';
 import type { Db } from '../../db/client';
-import { runAtOnce, type Transact } from '../../db/transaction';
+import { runCommittedEffects, type Transact } from '../../db/transaction';
 import { forbidden, notFound } from '../../lib/errors';
 import type { EventPublisher } from '../../realtime/publisher';
 import type { DealAccess } from '../deals/deal-access';
@@ -43,15 +43,18 @@ export class MessagesService {
     const message = presentMessage(outcome.message!);
     // A retry of a message already stored is answered with it and announces nothing new.
     if (outcome.status !== 'sent') return message;
+    const afterStored = runCommittedEffects(this.log);
     // To each participant's own room: only people on the deal ever receive its messages.
-    this.events.publish({ users: outcome.participantIds }, 'message-updated', {
-      dealId: input.dealId,
-      messageData: message,
-      updateType: 'sent',
-    });
+    afterStored(() =>
+      this.events.publish({ users: outcome.participantIds }, 'message-updated', {
+        dealId: input.dealId,
+        messageData: message,
+        updateType: 'sent',
+      }),
+    );
     try {
       // One unread notification per sender burst: the store keeps the first until it is read.
-      await this.notifications.store(this.db, runAtOnce, {
+      await this.notifications.store(this.db, afterStored, {
         dealId: input.dealId,
         actorId: senderId,
         notices: [

@@ -239,6 +239,22 @@ describe('POST /api/messages/send', () => {
     }
   });
 
+  it('keeps and answers a message whose live event fails to go out', async () => {
+    const detach = server.app.services.events.attach({
+      publish() {
+        throw new Error('socket layer down');
+      },
+      leaveDeal() {},
+    });
+    let message: Message;
+    try {
+      message = await sent(alice, deal.id, 'Stored without the socket layer');
+    } finally {
+      detach();
+    }
+    expect((await history(bob, deal.id)).body.at(-1)).toEqual(message);
+  });
+
   it('refuses a malformed clientId with 400', async () => {
     for (const clientId of ['', 'has space', 'x'.repeat(65), 'ünïcode', 'semi;colon', 42, null]) {
       const response = await send(alice, { dealId: deal.id, content: 'hi', clientId });
