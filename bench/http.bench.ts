@@ -188,6 +188,25 @@ async function seed(url: string): Promise<{ dealId: number }> {
     );
     const deal = await client.query<{ id: number }>(`select max(id) as id from deals`);
     const dealId = deal.rows[0]!.id;
+    // The chat's deal has its three participants, as every deal people talk on does: a message
+    // notifies the other two.
+    const others = await client.query<{ id: number }>(
+      `insert into users (username, email, full_name, password_hash, verified_at)
+       values ('bench_counterpart', 'bench_counterpart@example.test', 'Bench Counterpart', $1, now()),
+              ('bench_dealmaker', 'bench_dealmaker@example.test', 'Bench Dealmaker', $1, now())
+       returning id`,
+      [passwordHash],
+    );
+    await client.query(`update deals set counterpart_id = $2, dealmaker_id = $3 where id = $1`, [
+      dealId,
+      others.rows[0]!.id,
+      others.rows[1]!.id,
+    ]);
+    await client.query(
+      `insert into escrows (deal_id, amount_cents, creator_share_cents, counterpart_share_cents)
+       select id, budget_cents, budget_cents - budget_cents / 2, budget_cents / 2 from deals where id = $1`,
+      [dealId],
+    );
     await client.query(
       `insert into messages (deal_id, sender_id, content)
        select $1, $2, 'Message ' || g || ' about the deal' from generate_series(1, $3::int) g`,

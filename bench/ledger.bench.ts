@@ -33,7 +33,7 @@ const hotUsers = 6;
 const dealsPerRound = 12;
 const operationsPerRound = 200;
 const warmupRounds = 1;
-const measuredRounds = 5;
+const measuredRounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const startingFundsCents = 50_000;
 
 /** Small seeded PRNG (mulberry32): the same workload on every run and on both databases. */
@@ -204,16 +204,19 @@ async function main() {
   const plans = planRounds(warmupRounds + measuredRounds);
   const rows: Array<{ name: string; summary: ReturnType<typeof summarize>; problems: string[] }> = [];
 
-  const embedded = await openTemporaryEmbedded();
-  try {
-    const { results, problems } = await runOn('embedded', embedded, plans);
-    rows.push({ name: 'embedded PostgreSQL', summary: summarize(results), problems });
-  } finally {
-    await embedded.close();
+  const only = process.env.BENCH_DATABASES?.split(',');
+  if (!only || only.includes('embedded')) {
+    const embedded = await openTemporaryEmbedded();
+    try {
+      const { results, problems } = await runOn('embedded', embedded, plans);
+      rows.push({ name: 'embedded PostgreSQL', summary: summarize(results), problems });
+    } finally {
+      await embedded.close();
+    }
   }
 
   const adminUrl = process.env.DATABASE_URL;
-  if (adminUrl) {
+  if (adminUrl && (!only || only.includes('postgres'))) {
     const name = `dealmaker_bench_${randomBytes(6).toString('hex')}`;
     await withAdmin(adminUrl, (client) => client.query(`CREATE DATABASE ${name}`));
     try {

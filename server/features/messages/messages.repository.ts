@@ -5,18 +5,40 @@ import { messageReads, messages, users } from '../../db/schema';
 
 const messageView = { message: messages, username: users.username, fullName: users.fullName };
 
+/** A chat notification the send statement stored (the first of a burst), with its recipient's unread count. */
+export type StoredChatNotice = {
+  id: number;
+  userId: number;
+  message: string;
+  createdAt: Date;
+  unreadCount: number;
+};
+
 export type SendOutcome =
   | { status: 'no-deal' }
   | { status: 'not-participant' }
-  /** Stored now (`stored`), or the message this sender already stored under the same clientId. */
+  /** Stored now (`sent`, with its new notices), or the message this sender already stored under the same clientId. */
   | {
       status: 'sent' | 'repeated';
       message: MessageView | undefined;
       participantIds: number[];
       dealTitle: string;
+      notices: StoredChatNotice[];
     };
 
-/** The statement of `send` ($1 deal, $2 sender, $3 content, $4 clientId), prepared once per connection. */
+/**
+ * The statement of `send` ($1 deal, $2 sender, $3 content, $4 clientId, $5 the notice's text with `%s`
+ * for the sender's username and then the deal's title), prepared once per connection.
+ *
+ * The message and its chat notifications commit together in this one statement: a message is never
+ * stored without its notices, and a send is one round trip. A chat notification is kept per
+ * (recipient, deal, sender) burst: while the recipient has not read it, later messages add nothing
+ * (it tells of the first unread message). An unread one is looked up first (cheaper than a
+ * conflicting insert), and the conflict, two first messages at once, does nothing rather than refresh
+ * the row: an update would lock it until the commit, and a sender's messages would wait on each other.
+ * A new notification's unread count is the count in the statement's snapshot, which cannot see the
+ * row just inserted, plus that row.
+ */
 const sendMessageSql = `
   with deal as (
     select creator_id, counterpart_id, dealmaker_id, title from deals where id = $1::int for share
@@ -27,12 +49,33 @@ const sendMessageSql = `
      where $2::int in (deal.creator_id, deal.counterpart_id, deal.dealmaker_id)
     on conflict do nothing
     returning id, created_at
+  ), sender as (
+    select username, full_name from users where id = $2::int
+  ), burst as (
+    insert into notifications (user_id, kind, deal_id, actor_id, message)
+    select distinct recipient.user_id, 'message', $1::int, $2::int, format($5::text, sender.username, deal.title)
+      from inserted, deal, sender,
+           unnest(array[deal.creator_id, deal.counterpart_id, deal.dealmaker_id]) as recipient(user_id)
+     where recipient.user_id is not null and recipient.user_id <> $2::int
+       and not exists (select 1 from notifications unread_chat
+                        where unread_chat.user_id = recipient.user_id and unread_chat.deal_id = $1::int
+                          and unread_chat.actor_id = $2::int and unread_chat.kind = 'message'
+                          and unread_chat.read_at is null)
+    on conflict (user_id, deal_id, actor_id) where kind = 'message' and read_at is null do nothing
+    returning id, user_id, message, created_at
   )
   select deal.creator_id, deal.counterpart_id, deal.dealmaker_id, deal.title, inserted.id, inserted.created_at,
-         users.username, users.full_name
+         sender.username, sender.full_name,
+         (select coalesce(json_agg(json_build_object(
+                   'id', burst.id, 'userId', burst.user_id, 'message', burst.message, 'createdAt', burst.created_at,
+                   'unreadCount', 1 + (select count(*) from notifications unread
+                                        where unread.user_id = burst.user_id and unread.read_at is null))), '[]')
+            from burst) as notices
     from deal
     left join inserted on true
-    left join users on users.id = $2::int`;
+    left join sender on true`;
+
+type SentNoticeJson = { id: number; userId: number; message: string; createdAt: string; unreadCount: number };
 
 export const messagesRepository = {
   /**
@@ -43,13 +86,19 @@ export const messagesRepository = {
    */
   async send(
     db: DbOrTx,
-    input: { dealId: number; senderId: number; content: string; clientId: string | null },
+    input: {
+      dealId: number;
+      senderId: number;
+      content: string;
+      clientId: string | null;
+      noticeFormat: string;
+    },
   ): Promise<SendOutcome> {
-    const [row] = await executeNamed<Record<string, string | number | Date | null>>(
+    const [row] = await executeNamed<Record<string, string | number | Date | SentNoticeJson[] | null>>(
       db,
       'message_send',
       sendMessageSql,
-      [input.dealId, input.senderId, input.content, input.clientId],
+      [input.dealId, input.senderId, input.content, input.clientId, input.noticeFormat],
     );
     if (!row) return { status: 'no-deal' };
     const participantIds = [row.creator_id, row.counterpart_id, row.dealmaker_id]
@@ -59,12 +108,16 @@ export const messagesRepository = {
     const dealTitle = String(row.title);
     if (row.id === null) {
       const stored = await this.findByClientId(db, input.dealId, input.senderId, input.clientId!);
-      return { status: 'repeated', message: stored, participantIds, dealTitle };
+      return { status: 'repeated', message: stored, participantIds, dealTitle, notices: [] };
     }
     return {
       status: 'sent',
       participantIds,
       dealTitle,
+      notices: (row.notices as SentNoticeJson[]).map((notice) => ({
+        ...notice,
+        createdAt: new Date(notice.createdAt),
+      })),
       message: {
         message: {
           id: Number(row.id),

@@ -10,6 +10,9 @@ import type { NotificationsService } from '../notifications/notifications.servic
 import { presentMessage } from './messages.presenter';
 import { messagesRepository } from './messages.repository';
 
+/** A chat notification's text: the sender's username, then the deal's title. */
+const chatNoticeFormat = '%s sent you a message on "%s".';
+
 /**
  * Deal chat (DESIGN.md §5 Messages): participants only; history oldest-first
  * by pages; each participant's read mark, from which come unread counts and
@@ -26,9 +29,8 @@ export class MessagesService {
   ) {}
 
   /**
-   * Stores the message in one statement, committed on its own (the message is never lost to a later
-   * step), publishes it to the participants, then refreshes their chat notifications: those are a
-   * summary of what the message store already holds, so failing to write them is logged, not refused.
+   * Stores the message and its chat notifications in one statement, committed on its own, then
+   * publishes the message to the participants and delivers the notifications that are news.
    */
   async send(senderId: number, input: NewMessage) {
     const outcome = await messagesRepository.send(this.db, {
@@ -36,6 +38,7 @@ export class MessagesService {
       senderId,
       content: input.content,
       clientId: input.clientId ?? null,
+      noticeFormat: chatNoticeFormat,
     });
     if (outcome.status === 'no-deal') throw notFound('Deal not found.');
     if (outcome.status === 'not-participant')
@@ -52,25 +55,14 @@ export class MessagesService {
         updateType: 'sent',
       }),
     );
-    try {
-      // One unread notification per sender burst: the store keeps the first until it is read.
-      await this.notifications.store(this.db, afterStored, {
-        dealId: input.dealId,
-        actorId: senderId,
-        notices: [
-          {
-            to: outcome.participantIds,
-            kind: 'message',
-            message: `${message.senderUsername} sent you a message on "${outcome.dealTitle}".`,
-          },
-        ],
-      });
-    } catch (error) {
-      this.log.error(
-        { err: error, dealId: input.dealId },
-        'storing the chat notifications of a message failed',
-      );
-    }
+    afterStored(() =>
+      this.notifications.deliverStored(
+        outcome.notices.map(({ unreadCount, ...notice }) => ({
+          row: { ...notice, kind: 'message', dealId: input.dealId, actorId: senderId, readAt: null },
+          unreadCount,
+        })),
+      ),
+    );
     return message;
   }
 

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Deal } from '../../../contract/deals';
 import type { ErrorBody } from '../../../contract/errors';
 import type { Message } from '../../../contract/messages';
@@ -225,18 +225,37 @@ describe('POST /api/messages/send', () => {
     expect(stored).toEqual(accepted.sort((x, y) => x - y));
   });
 
-  it('keeps and answers a message whose chat notifications cannot be stored', async () => {
-    const store = vi
-      .spyOn(server.app.services.notifications, 'store')
-      .mockRejectedValueOnce(new Error('notifications down'));
-    try {
-      const message = await sent(alice, deal.id, 'Stored even so');
-      expect(store).toHaveBeenCalledTimes(1);
-      const latest = await history(bob, deal.id);
-      expect(latest.body.at(-1)).toEqual(message);
-    } finally {
-      store.mockRestore();
-    }
+  it("stores the message and its recipients' chat notification together, and delivers it live", async () => {
+    const own = await dealWithDealers(server, alice, bob);
+    const inbox = async () =>
+      (
+        await server.get<{
+          notifications: Array<{ id: number; kind: string; dealId: number | null }>;
+          unreadCount: number;
+        }>('/api/notifications', { token: bob.token })
+      ).body;
+    const before = await inbox();
+    const socket = await clients.connect(bob.token);
+    const message = await sent(alice, own.id, 'With its notice');
+    const live = await socket.waitFor('notification', (event) => event.dealId === own.id);
+    const after = await inbox();
+    expect(live).toEqual({
+      id: expect.any(Number),
+      kind: 'message',
+      dealId: own.id,
+      message: `${alice.username} sent you a message on "${own.title}".`,
+      createdAt: isoTimestamp,
+      unreadCount: before.unreadCount + 1,
+    });
+    expect(after.unreadCount).toBe(before.unreadCount + 1);
+    expect(after.notifications[0]).toMatchObject({ id: live.id, kind: 'message', dealId: own.id });
+    // A second message of the same burst adds nothing: the notice tells of the first unread message.
+    socket.clear();
+    await sent(alice, own.id, 'Same burst');
+    await quietPeriod();
+    expect(socket.all('notification')).toEqual([]);
+    expect((await inbox()).unreadCount).toBe(after.unreadCount);
+    expect((await history(bob, own.id)).body.map((entry) => entry.id)).toContain(message.id);
   });
 
   it('keeps and answers a message whose live event fails to go out', async () => {

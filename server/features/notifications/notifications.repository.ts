@@ -11,31 +11,6 @@ export type NewNotification = {
   message: string;
 };
 
-/**
- * Chat notifications, one per (recipient, deal, sender) burst: a message refreshes the recipient's
- * unread one instead of adding another. `fresh` (xmax = 0) only for a row this statement inserted:
- * an update of the burst's notification is not news.
- */
-const chatBurstSql = `
-  insert into notifications (user_id, kind, deal_id, actor_id, message)
-  select user_id, 'message', deal_id, actor_id, message
-    from unnest($1::int[], $2::int[], $3::int[], $4::text[]) as chat(user_id, deal_id, actor_id, message)
-  on conflict (user_id, deal_id, actor_id) where kind = 'message' and read_at is null
-  do update set message = excluded.message, created_at = now()
-  returning id, user_id, kind, deal_id, actor_id, message, created_at, read_at, xmax = 0 as fresh`;
-
-type ChatBurstRow = {
-  id: string;
-  user_id: number;
-  kind: string;
-  deal_id: number | null;
-  actor_id: number | null;
-  message: string;
-  created_at: Date | string;
-  read_at: Date | string | null;
-  fresh: boolean;
-};
-
 const notificationView = {
   notification: notifications,
   actorUsername: users.username,
@@ -43,34 +18,10 @@ const notificationView = {
 };
 
 export const notificationsRepository = {
-  /** Stores notifications; a chat message refreshes the recipient's unread one for that deal and sender. */
+  /** Stores notifications (a chat message stores its own with itself: messages.repository `send`). */
   async insert(db: DbOrTx, rows: NewNotification[]) {
     if (rows.length === 0) return [];
-    const chat = rows.filter((row) => row.kind === 'message');
-    const other = rows.filter((row) => row.kind !== 'message');
-    const stored = other.length ? await db.insert(notifications).values(other).returning() : [];
-    if (chat.length) {
-      const bursts = await executeNamed<ChatBurstRow>(db, 'notifications_chat_burst', chatBurstSql, [
-        chat.map((row) => row.userId),
-        chat.map((row) => row.dealId),
-        chat.map((row) => row.actorId),
-        chat.map((row) => row.message),
-      ]);
-      for (const row of bursts) {
-        if (!row.fresh) continue;
-        stored.push({
-          id: Number(row.id),
-          userId: row.user_id,
-          kind: row.kind,
-          dealId: row.deal_id,
-          actorId: row.actor_id,
-          message: row.message,
-          createdAt: new Date(row.created_at),
-          readAt: row.read_at === null ? null : new Date(row.read_at),
-        });
-      }
-    }
-    return stored;
+    return db.insert(notifications).values(rows).returning();
   },
 
   /** The unread count of each of these users. */

@@ -78,6 +78,11 @@ export class NotificationsService {
     });
   }
 
+  /** Delivers notifications another feature stored with its own change (a chat message stores its notices itself). */
+  deliverStored(stored: Array<{ row: NotificationRow; unreadCount: number }>) {
+    for (const { row, unreadCount } of stored) this.deliver(row, unreadCount);
+  }
+
   async list(userId: number, options: { limit: number; before?: number }): Promise<NotificationList> {
     const rows = await notificationsRepository.list(this.deps.db, userId, {
       beforeId: options.before,
