@@ -223,11 +223,11 @@ async function main() {
       const postgres = await openDatabase({
         kind: 'postgres',
         url: withDatabase(adminUrl, name),
-        poolSize: 20,
+        poolSize: Number(process.env.BENCH_POOL ?? 20),
       });
       try {
         const { results, problems } = await runOn('postgresql', postgres, plans);
-        rows.push({ name: 'PostgreSQL (pool 20)', summary: summarize(results), problems });
+        rows.push({ name: `PostgreSQL (pool ${process.env.BENCH_POOL ?? 20})`, summary: summarize(results), problems });
       } finally {
         await postgres.close();
       }

@@ -26,7 +26,6 @@ const shareOf = (escrow: EscrowRow, side: DealerSide) =>
   side === 'creator' ? escrow.creatorShareCents : escrow.counterpartShareCents;
 const paidBy = (escrow: EscrowRow, side: DealerSide) =>
   side === 'creator' ? escrow.creatorPaid : escrow.counterpartPaid;
-const paidColumn = (side: DealerSide) => (side === 'creator' ? 'creatorPaid' : 'counterpartPaid');
 
 /** 72 hours, 1.5 hours, 36 seconds: a deadline as people read it. */
 function formatHours(ms: number) {
@@ -102,8 +101,9 @@ export class EscrowService {
       const locked = paidBy(escrow, side === 'creator' ? 'counterpart' : 'creator');
       // A half that waits alone is refunded by itself unless the other comes in time.
       const loneHalfExpiresAt = locked ? null : new Date(Date.now() + this.deadlines.halfTimeoutMs);
-      const updated = await escrowRepository.update(tx, dealId, {
-        [paidColumn(side)]: true,
+      const updated = await escrowRepository.setHalves(tx, dealId, {
+        creatorPaid: side === 'creator' || escrow.creatorPaid,
+        counterpartPaid: side === 'counterpart' || escrow.counterpartPaid,
         status: locked ? 'locked' : 'pending',
         loneHalfExpiresAt,
       });
@@ -186,8 +186,10 @@ export class EscrowService {
       }
       if (!paidBy(escrow, side)) throw notPaid();
       const share = shareOf(escrow, side);
-      const updated = await escrowRepository.update(tx, dealId, {
-        [paidColumn(side)]: false,
+      const updated = await escrowRepository.setHalves(tx, dealId, {
+        creatorPaid: side !== 'creator' && escrow.creatorPaid,
+        counterpartPaid: side !== 'counterpart' && escrow.counterpartPaid,
+        status: escrow.status,
         loneHalfExpiresAt: null,
       });
       const dealer = dealerNameOf(view, side);
@@ -285,8 +287,10 @@ export class EscrowService {
       if (payerId === null || !paidBy(escrow, side)) return;
       const share = shareOf(escrow, side);
       const hours = formatHours(this.deadlines.halfTimeoutMs);
-      const updated = await escrowRepository.update(tx, dealId, {
-        [paidColumn(side)]: false,
+      const updated = await escrowRepository.setHalves(tx, dealId, {
+        creatorPaid: side !== 'creator' && escrow.creatorPaid,
+        counterpartPaid: side !== 'counterpart' && escrow.counterpartPaid,
+        status: escrow.status,
         loneHalfExpiresAt: null,
       });
       await this.wallets.moveFromEscrow(tx, 'escrow_refund', {

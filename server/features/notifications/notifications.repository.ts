@@ -1,7 +1,13 @@
 import { and, desc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { executeNamed } from '../../db/prepared';
-import { notificationEmailSettings, notificationEmailsSent, notifications, users } from '../../db/schema';
+import {
+  type NotificationRow,
+  notificationEmailSettings,
+  notificationEmailsSent,
+  notifications,
+  users,
+} from '../../db/schema';
 
 export type NewNotification = {
   userId: number;
@@ -11,6 +17,34 @@ export type NewNotification = {
   message: string;
 };
 
+/**
+ * `insert`: the rows, then each recipient's unread count. The statement's snapshot sees what this
+ * transaction wrote before it but not the rows it inserts itself, hence the second count.
+ */
+const insertSql = `
+  with inserted as (
+    insert into notifications (user_id, kind, deal_id, actor_id, message)
+    select * from unnest($1::int[], $2::text[], $3::int[], $4::int[], $5::text[])
+    returning id, user_id, kind, deal_id, actor_id, message, created_at
+  )
+  select inserted.*,
+         (select count(*) from notifications earlier
+           where earlier.user_id = inserted.user_id and earlier.read_at is null)::int
+         + (select count(*) from inserted mine where mine.user_id = inserted.user_id)::int as unread_count
+    from inserted
+   order by inserted.id`;
+
+type StoredRow = {
+  id: string | number;
+  user_id: number;
+  kind: string;
+  deal_id: number | null;
+  actor_id: number | null;
+  message: string;
+  created_at: Date | string;
+  unread_count: number;
+};
+
 const notificationView = {
   notification: notifications,
   actorUsername: users.username,
@@ -18,10 +52,33 @@ const notificationView = {
 };
 
 export const notificationsRepository = {
-  /** Stores notifications (a chat message stores its own with itself: messages.repository `send`). */
-  async insert(db: DbOrTx, rows: NewNotification[]) {
+  /**
+   * Stores notifications and answers each with its recipient's unread count, in one statement (a chat
+   * message stores its own with itself: messages.repository `send`).
+   */
+  async insert(
+    db: DbOrTx,
+    rows: NewNotification[],
+  ): Promise<Array<NotificationRow & { unreadCount: number }>> {
     if (rows.length === 0) return [];
-    return db.insert(notifications).values(rows).returning();
+    const stored = await executeNamed<StoredRow>(db, 'notifications_insert', insertSql, [
+      rows.map((row) => row.userId),
+      rows.map((row) => row.kind),
+      rows.map((row) => row.dealId),
+      rows.map((row) => row.actorId),
+      rows.map((row) => row.message),
+    ]);
+    return stored.map((row) => ({
+      id: Number(row.id),
+      userId: row.user_id,
+      kind: row.kind,
+      dealId: row.deal_id,
+      actorId: row.actor_id,
+      message: row.message,
+      createdAt: new Date(row.created_at),
+      readAt: null,
+      unreadCount: row.unread_count,
+    }));
   },
 
   /** The unread count of each of these users. */

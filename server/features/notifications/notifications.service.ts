@@ -70,11 +70,8 @@ export class NotificationsService {
     }
     const stored = await notificationsRepository.insert(tx, rows);
     if (stored.length === 0) return;
-    const unread = await notificationsRepository.unreadCounts(tx, [
-      ...new Set(stored.map((row) => row.userId)),
-    ]);
     afterCommit(() => {
-      for (const row of stored) this.deliver(row, unread.get(row.userId) ?? 0);
+      for (const { unreadCount, ...row } of stored) this.deliver(row, unreadCount);
     });
   }
 

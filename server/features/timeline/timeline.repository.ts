@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { dealEvents } from '../../db/schema';
+import { executeNamed } from '../../db/prepared';
 
 export type NewDealEvent = {
   dealId: number;
@@ -24,8 +24,14 @@ export type TimelineRow = {
 };
 
 export const timelineRepository = {
+  /** A prepared statement: every state change of a deal writes one, inside its transaction. */
   async insert(db: DbOrTx, event: NewDealEvent) {
-    await db.insert(dealEvents).values({ ...event, details: event.details ?? null });
+    await executeNamed(
+      db,
+      'deal_event_insert',
+      'insert into deal_events (deal_id, kind, actor_id, message, details) values ($1, $2, $3, $4, $5)',
+      [event.dealId, event.kind, event.actorId, event.message, event.details ?? null],
+    );
   },
 
   /**
