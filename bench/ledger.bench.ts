@@ -227,7 +227,11 @@ async function main() {
       });
       try {
         const { results, problems } = await runOn('postgresql', postgres, plans);
-        rows.push({ name: `PostgreSQL (pool ${process.env.BENCH_POOL ?? 20})`, summary: summarize(results), problems });
+        rows.push({
+          name: `PostgreSQL (pool ${process.env.BENCH_POOL ?? 20})`,
+          summary: summarize(results),
+          problems,
+        });
       } finally {
         await postgres.close();
       }
