@@ -22,7 +22,6 @@ export type SendOutcome =
       status: 'sent' | 'repeated';
       message: MessageView | undefined;
       participantIds: number[];
-      dealTitle: string;
       notices: StoredChatNotice[];
     };
 
@@ -64,7 +63,7 @@ const sendMessageSql = `
     on conflict (user_id, deal_id, actor_id) where kind = 'message' and read_at is null do nothing
     returning id, user_id, message, created_at
   )
-  select deal.creator_id, deal.counterpart_id, deal.dealmaker_id, deal.title, inserted.id, inserted.created_at,
+  select deal.creator_id, deal.counterpart_id, deal.dealmaker_id, inserted.id, inserted.created_at,
          sender.username, sender.full_name,
          (select coalesce(json_agg(json_build_object(
                    'id', burst.id, 'userId', burst.user_id, 'message', burst.message, 'createdAt', burst.created_at,
@@ -105,15 +104,13 @@ export const messagesRepository = {
       .filter((id) => id !== null)
       .map(Number);
     if (!participantIds.includes(input.senderId)) return { status: 'not-participant' };
-    const dealTitle = String(row.title);
     if (row.id === null) {
       const stored = await this.findByClientId(db, input.dealId, input.senderId, input.clientId!);
-      return { status: 'repeated', message: stored, participantIds, dealTitle, notices: [] };
+      return { status: 'repeated', message: stored, participantIds, notices: [] };
     }
     return {
       status: 'sent',
       participantIds,
-      dealTitle,
       notices: (row.notices as SentNoticeJson[]).map((notice) => ({
         ...notice,
         createdAt: new Date(notice.createdAt),
