@@ -39,6 +39,13 @@ export async function executeNamed<Row>(
   return result.rows as Row[];
 }
 
+/**
+ * A write made by another hot statement, to save its own round trip (a deal's timeline entry with the
+ * notifications of its change): a named constant data-modifying CTE (`name as (insert …)`) using $1
+ * upwards, its parameters, and the name of the combined prepared statement.
+ */
+export type Alongside = { statement: string; cte: string; values: unknown[] };
+
 /** The pool (or, in a transaction, the connection) behind a Drizzle handle. */
 function clientOf(db: DbOrTx): Pick<pg.ClientBase, 'query'> {
   const handle = db as unknown as { $client?: pg.Pool | pg.PoolClient; session?: { client: pg.PoolClient } };

@@ -1,9 +1,9 @@
 import type { Deal } from '../../../contract/deals';
 import type { Db, DbOrTx, Tx } from '../../db/client';
-import type { DealRow } from '../../db/schema';
+import type { DealRow, EscrowRow } from '../../db/schema';
 import { notFound } from '../../lib/errors';
 import type { EventPublisher } from '../../realtime/publisher';
-import { requireParticipant } from './deal-policy';
+import { isProtected, requireParticipant } from './deal-policy';
 import { participantIds } from './deal-roles';
 import { presentDeal, publicDeal } from './deals.presenter';
 import { dealsRepository } from './deals.repository';
@@ -31,6 +31,27 @@ export class DealAccess {
   /** Locks the deal row for the rest of the transaction, or 404: every change to a deal starts here. */
   async lock(tx: Tx, id: number): Promise<DealRow> {
     return found(await dealsRepository.lock(tx, id));
+  }
+
+  /**
+   * Locks the deal, then its escrow (the lock order of every money call), in one statement, with the
+   * deal's public view as it stands under those locks; 404 when there is no such deal. The usernames
+   * come from the statement's snapshot: a deal's people are users who existed before it.
+   */
+  async lockWithEscrow(
+    tx: Tx,
+    id: number,
+  ): Promise<{ deal: DealRow; escrow: EscrowRow | undefined; publicView: Deal }> {
+    const row = await dealsRepository.lockWithEscrow(tx, id);
+    if (!row) throw notFound('Deal not found.');
+    const escrow = row.escrow ?? undefined;
+    const publicView = presentDeal({
+      ...row,
+      escrowPaid: isProtected(escrow),
+      myBidId: null,
+      myBidPriceCents: null,
+    });
+    return { deal: row.deal, escrow, publicView };
   }
 
   /** The deal locked, or nothing when it no longer exists (for the server's own work: a deleted deal is not an error there). */

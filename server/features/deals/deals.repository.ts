@@ -12,14 +12,19 @@ const dealmaker = alias(users, 'dealmaker');
 /** The deal's own columns; the search text (title and description again) stays in the database. */
 const { searchText: _searchText, ...dealColumns } = getTableColumns(deals);
 
+/** The usernames of a deal's people (joined as creator, counterpart and dealmaker). */
+const usernames = {
+  creatorUsername: creator.username,
+  counterpartUsername: counterpart.username,
+  dealmakerUsername: dealmaker.username,
+};
+
 /** Everything a deal's wire shape needs, in one query: the three usernames, escrow state and the viewer's bid. */
 function selectDealViews(db: DbOrTx, viewerId: number | SQL.Aliased | ReturnType<typeof sql.placeholder>) {
   return db
     .select({
       deal: dealColumns,
-      creatorUsername: creator.username,
-      counterpartUsername: counterpart.username,
-      dealmakerUsername: dealmaker.username,
+      ...usernames,
       escrowPaid: sql<boolean>`coalesce(${escrows.creatorPaid} or ${escrows.counterpartPaid}, false)`,
       myBidId: bids.id,
       myBidPriceCents: bids.priceCents,
@@ -45,6 +50,32 @@ const shareLockDealById = prepared((db) =>
 const dealViewById = prepared((db) =>
   selectDealViews(db, sql.placeholder('viewerId')).where(byId).prepare('deal_view'),
 );
+/**
+ * The deal locked, then its escrow locked (the lock order of every money call), with the usernames of
+ * its people: one statement where it took three. The escrow's lock waits for the deal's, since its
+ * CTE reads the locked deal's id; each CTE answers the latest version of the row it locked.
+ */
+const lockDealWithEscrow = prepared((db) => {
+  const lockedDeal = db.$with('locked_deal').as(db.select(dealColumns).from(deals).where(byId).for('update'));
+  const lockedEscrow = db
+    .$with('locked_escrow')
+    .as(db.select().from(escrows).where(sql`${escrows.dealId} = (select id from locked_deal)`).for('update'));
+  const columnsOf = <C extends object>(source: Record<string, unknown>, columns: C) =>
+    Object.fromEntries(Object.keys(columns).map((key) => [key, source[key]])) as C;
+  return db
+    .with(lockedDeal, lockedEscrow)
+    .select({
+      deal: columnsOf(lockedDeal as unknown as Record<string, unknown>, dealColumns),
+      escrow: columnsOf(lockedEscrow as unknown as Record<string, unknown>, getTableColumns(escrows)),
+      ...usernames,
+    })
+    .from(lockedDeal)
+    .innerJoin(creator, eq(creator.id, lockedDeal.creatorId))
+    .leftJoin(counterpart, eq(counterpart.id, lockedDeal.counterpartId))
+    .leftJoin(dealmaker, eq(dealmaker.id, lockedDeal.dealmakerId))
+    .leftJoin(lockedEscrow, sql`true`)
+    .prepare('deal_lock_with_escrow');
+});
 /** Views of the given deals (a page of a list), newest first. */
 const dealViewsByIds = prepared((db) =>
   selectDealViews(db, sql.placeholder('viewerId'))
@@ -128,6 +159,12 @@ export const dealsRepository = {
   /** Locks the deal row: every change to a deal's people, selection or state goes through this lock. */
   async lock(db: DbOrTx, id: number): Promise<DealRow | undefined> {
     const [row] = await lockDealById(db).execute({ id });
+    return row;
+  },
+
+  /** The deal and its escrow locked, in this order, with the usernames of its people (`lockDealWithEscrow`). */
+  async lockWithEscrow(db: DbOrTx, id: number) {
+    const [row] = await lockDealWithEscrow(db).execute({ id });
     return row;
   },
 

@@ -92,9 +92,8 @@ export class EscrowService {
 
   /** POST /wallet/escrow/{dealId}/lock: the caller pays their own half from their wallet. */
   pay(dealId: number, userId: number, idempotency?: IdempotencyRequest) {
-    return this.halfMovement(dealId, userId, idempotency, async (tx, afterCommit, deal, view) => {
+    return this.halfMovement(dealId, userId, idempotency, async (tx, afterCommit, { deal, escrow, view }) => {
       const side = requireMayPayEscrow(deal, userId);
-      const escrow = await this.lock(tx, dealId);
       if (!escrow) throw new Error(`deal ${dealId} has a dealmaker but no escrow`);
       if (paidBy(escrow, side)) throw conflict('You have already paid your half');
       const share = shareOf(escrow, side);
@@ -171,9 +170,8 @@ export class EscrowService {
 
   /** POST /wallet/escrow/{dealId}/refund: the caller takes their half back while the escrow is not locked. */
   refund(dealId: number, userId: number, idempotency?: IdempotencyRequest) {
-    return this.halfMovement(dealId, userId, idempotency, async (tx, afterCommit, deal, view) => {
+    return this.halfMovement(dealId, userId, idempotency, async (tx, afterCommit, { deal, escrow, view }) => {
       const side = requireMayRefundEscrow(deal, userId);
-      const escrow = await this.lock(tx, dealId);
       if (!escrow) throw notPaid();
       if (escrow.status === 'completed') {
         throw conflict('This deal is completed and its escrow was released to the dealmaker.');
@@ -230,10 +228,11 @@ export class EscrowService {
 
   /**
    * A dealer's half going in or out: one transaction, at most once per
-   * Idempotency-Key, with the deal locked first (the lock order of every money
-   * call). After the commit the escrow goes to the participants and the deal
+   * Idempotency-Key, with the deal and then its escrow locked (the lock order
+   * of every money call) by one statement that also reads the deal's public
+   * view. After the commit the escrow goes to the participants and the deal
    * to everyone, since whether a half is paid shows on every deal card
-   * (protected or not); the deal's public view is read right after its lock.
+   * (protected or not).
    */
   private halfMovement(
     dealId: number,
@@ -242,22 +241,20 @@ export class EscrowService {
     work: (
       tx: Tx,
       afterCommit: AfterCommit,
-      deal: DealRow,
-      publicView: Deal,
+      locked: { deal: DealRow; escrow: EscrowRow | undefined; view: Deal },
     ) => Promise<{ answer: Answer<EscrowActionResponse>; escrow: EscrowRow }>,
   ): Promise<Outcome<EscrowActionResponse>> {
     return this.transact((tx, afterCommit) =>
       idempotent(tx, userId, idempotency, async () => {
-        const deal = await this.deals.lock(tx, dealId);
-        const publicView = await this.deals.present(dealId, 0, tx);
+        const { deal, escrow, publicView } = await this.deals.lockWithEscrow(tx, dealId);
         const changed: { escrow?: EscrowRow } = {};
         afterCommit(() => {
           this.publish(deal, changed.escrow!);
           this.deals.announce({ ...publicView, escrow_paid: isProtected(changed.escrow) }, 'updated');
         });
-        const { answer, escrow } = await work(tx, afterCommit, deal, publicView);
-        changed.escrow = escrow;
-        return answer;
+        const result = await work(tx, afterCommit, { deal, escrow, view: publicView });
+        changed.escrow = result.escrow;
+        return result.answer;
       }),
     );
   }

@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { executeNamed } from '../../db/prepared';
+import { type Alongside, executeNamed } from '../../db/prepared';
 import {
   type NotificationRow,
   notificationEmailSettings,
@@ -19,12 +19,15 @@ export type NewNotification = {
 
 /**
  * `insert`: the rows, then each recipient's unread count. The statement's snapshot sees what this
- * transaction wrote before it but not the rows it inserts itself, hence the second count.
+ * transaction wrote before it but not the rows it inserts itself, hence the second count. `alongside`
+ * is another change's data-modifying CTE, whose parameters come first.
  */
-const insertSql = `
-  with inserted as (
+const insertSql = (alongside?: { cte: string; values: unknown[] }) => {
+  const p = (alongside?.values.length ?? 0) + 1;
+  return `
+  with ${alongside ? `${alongside.cte}, ` : ''}inserted as (
     insert into notifications (user_id, kind, deal_id, actor_id, message)
-    select * from unnest($1::int[], $2::text[], $3::int[], $4::int[], $5::text[])
+    select * from unnest($${p}::int[], $${p + 1}::text[], $${p + 2}::int[], $${p + 3}::int[], $${p + 4}::text[])
     returning id, user_id, kind, deal_id, actor_id, message, created_at
   )
   select inserted.*,
@@ -33,6 +36,8 @@ const insertSql = `
          + (select count(*) from inserted mine where mine.user_id = inserted.user_id)::int as unread_count
     from inserted
    order by inserted.id`;
+};
+const plainInsertSql = insertSql();
 
 type StoredRow = {
   id: string | number;
@@ -53,21 +58,29 @@ const notificationView = {
 
 export const notificationsRepository = {
   /**
-   * Stores notifications and answers each with its recipient's unread count, in one statement (a chat
-   * message stores its own with itself: messages.repository `send`).
+   * Stores notifications and answers each with its recipient's unread count, in one statement, with
+   * the change they tell of when it comes `alongside` (a chat message stores its own with itself:
+   * messages.repository `send`).
    */
   async insert(
     db: DbOrTx,
     rows: NewNotification[],
+    alongside?: Alongside,
   ): Promise<Array<NotificationRow & { unreadCount: number }>> {
-    if (rows.length === 0) return [];
-    const stored = await executeNamed<StoredRow>(db, 'notifications_insert', insertSql, [
+    if (rows.length === 0 && !alongside) return [];
+    const values = [
       rows.map((row) => row.userId),
       rows.map((row) => row.kind),
       rows.map((row) => row.dealId),
       rows.map((row) => row.actorId),
       rows.map((row) => row.message),
-    ]);
+    ];
+    const stored = alongside
+      ? await executeNamed<StoredRow>(db, alongside.statement, insertSql(alongside), [
+          ...alongside.values,
+          ...values,
+        ])
+      : await executeNamed<StoredRow>(db, 'notifications_insert', plainInsertSql, values);
     return stored.map((row) => ({
       id: Number(row.id),
       userId: row.user_id,

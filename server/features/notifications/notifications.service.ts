@@ -9,6 +9,7 @@ import {
 } from '../../../contract/notifications';
 import type { Config } from '../../config';
 import type { Db, DbOrTx } from '../../db/client';
+import type { Alongside } from '../../db/prepared';
 import type { NotificationRow } from '../../db/schema';
 import type { AfterCommit } from '../../db/transaction';
 import type { BackgroundTasks } from '../../lib/background';
@@ -48,11 +49,13 @@ export class NotificationsService {
   /**
    * Stores the notices of a change in its transaction and delivers them once it commits. Given the
    * database itself (a change already committed on its own), they are stored at once and delivered then.
+   * A write of the change that comes `alongside` is made by the same statement.
    */
   async store(
     tx: DbOrTx,
     afterCommit: AfterCommit,
     change: { dealId: number | null; actorId: number | null; notices: Notice[] },
+    alongside?: Alongside,
   ) {
     const rows: NewNotification[] = [];
     for (const notice of change.notices) {
@@ -68,7 +71,7 @@ export class NotificationsService {
         });
       }
     }
-    const stored = await notificationsRepository.insert(tx, rows);
+    const stored = await notificationsRepository.insert(tx, rows, alongside);
     if (stored.length === 0) return;
     afterCommit(() => {
       for (const { unreadCount, ...row } of stored) this.deliver(row, unreadCount);

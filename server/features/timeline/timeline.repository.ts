@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { executeNamed } from '../../db/prepared';
+import { type Alongside, executeNamed } from '../../db/prepared';
 
 export type NewDealEvent = {
   dealId: number;
@@ -23,15 +23,29 @@ export type TimelineRow = {
   fullName: string | null;
 };
 
+const insertSql =
+  'insert into deal_events (deal_id, kind, actor_id, message, details) values ($1, $2, $3, $4, $5)';
+const valuesOf = (event: NewDealEvent) => [
+  event.dealId,
+  event.kind,
+  event.actorId,
+  event.message,
+  event.details ?? null,
+];
+
 export const timelineRepository = {
   /** A prepared statement: every state change of a deal writes one, inside its transaction. */
   async insert(db: DbOrTx, event: NewDealEvent) {
-    await executeNamed(
-      db,
-      'deal_event_insert',
-      'insert into deal_events (deal_id, kind, actor_id, message, details) values ($1, $2, $3, $4, $5)',
-      [event.dealId, event.kind, event.actorId, event.message, event.details ?? null],
-    );
+    await executeNamed(db, 'deal_event_insert', insertSql, valuesOf(event));
+  },
+
+  /** The same entry, written by the statement that stores the change's notifications. */
+  insertAlongside(event: NewDealEvent): Alongside {
+    return {
+      statement: 'deal_event_with_notifications',
+      cte: `deal_event as (${insertSql})`,
+      values: valuesOf(event),
+    };
   },
 
   /**

@@ -29,22 +29,24 @@ export class TimelineService {
     private readonly notifications: NotificationsService,
   ) {}
 
+  /** Writes the change's entry and notifications: one statement for both. */
   async record(tx: Tx, afterCommit: AfterCommit, change: DealChange) {
-    if (change.event) {
-      await timelineRepository.insert(tx, {
-        dealId: change.dealId,
-        kind: change.event.kind,
-        actorId: change.actorId,
-        message: change.event.message,
-        details: change.event.details,
-      });
-    }
+    const entry = change.event && {
+      dealId: change.dealId,
+      kind: change.event.kind,
+      actorId: change.actorId,
+      message: change.event.message,
+      details: change.event.details,
+    };
     if (change.notify?.length) {
-      await this.notifications.store(tx, afterCommit, {
-        dealId: change.dealId,
-        actorId: change.actorId,
-        notices: change.notify,
-      });
+      await this.notifications.store(
+        tx,
+        afterCommit,
+        { dealId: change.dealId, actorId: change.actorId, notices: change.notify },
+        entry && timelineRepository.insertAlongside(entry),
+      );
+    } else if (entry) {
+      await timelineRepository.insert(tx, entry);
     }
   }
 
