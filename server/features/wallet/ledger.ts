@@ -3,6 +3,7 @@ import { formatUsdCents } from '../../../contract/money';
 import { maxWalletBalanceCents, type WalletTransactionType } from '../../../contract/wallet';
 import type { DbOrTx } from '../../db/client';
 import type { WalletRow, WalletTransactionRow } from '../../db/schema';
+import type { requesterSettings } from '../../db/transaction';
 import { type AppError, conflict } from '../../lib/errors';
 import { ledgerRepository, walletRepository } from './wallet.repository';
 
@@ -121,4 +122,51 @@ export async function transfer(
       errorCodes.insufficientFunds,
     )
   );
+}
+
+/** A deposit as `transfer` takes it: money comes in from the outside world. */
+export const depositInto = (userId: number, deposit: { amountCents: number; description: string }) => ({
+  kind: 'deposit' as const,
+  from: accounts.world,
+  to: accounts.wallet(userId),
+  ...deposit,
+});
+
+/**
+ * Several deposits into one wallet, as `transfer` would make them one after another, in one
+ * statement: each has its own ledger_transfers row and history row with the balance right after it
+ * (deposits.ts gathers them). Nothing moves, and nothing comes back, when their total would take the
+ * wallet past its maximum: the caller then makes them one by one, so that each has its own answer.
+ */
+export async function depositTogether(
+  db: DbOrTx,
+  input: {
+    userId: number;
+    deposits: Array<{ amountCents: number; description: string }>;
+    requester: ReturnType<typeof requesterSettings>;
+  },
+): Promise<TransferResult[] | undefined> {
+  for (const { amountCents } of input.deposits) {
+    if (!Number.isSafeInteger(amountCents) || amountCents <= 0) {
+      throw new Error(`ledger: refusing to transfer ${amountCents} cents`);
+    }
+  }
+  const move = () =>
+    walletRepository.depositMany(db, {
+      userId: input.userId,
+      deposits: input.deposits,
+      maxBalanceCents: maxWalletBalanceCents,
+      transfer: {
+        kind: 'deposit',
+        fromAccount: accountName(accounts.world),
+        toAccount: accountName(accounts.wallet(input.userId)),
+      },
+      historyType: walletTransactionType.deposit,
+      requester: input.requester,
+    });
+  const moved = await move();
+  if (moved) return moved;
+  // As in `transfer`: the user's first movement creates their wallet.
+  await walletRepository.ensure(db, input.userId);
+  return move();
 }

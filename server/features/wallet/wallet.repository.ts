@@ -50,6 +50,79 @@ const moveWalletSql = `
          history.id as transaction_id, history.created_at, history.transfer_id
     from moved, history`;
 
+/**
+ * The statement of `depositMany` ($1 user, $2 amounts, $3 descriptions, $4 maximum balance, $5–$8 the
+ * transfer's kind, accounts and history type, $9–$11 the requester): `moveWallet` for several deposits
+ * into one wallet, in their order, each with its own transfer and history row and the balance right
+ * after it. Nothing moves when there is no such wallet or the total would pass the maximum.
+ */
+const depositManySql = `
+  with requester as (
+    select set_config('dealmaker.actor_id', $9::text, true) as actor_id,
+           set_config('dealmaker.actor_username', $10::text, true) as actor_username,
+           set_config('dealmaker.address', $11::text, true) as address
+  ), items as (
+    select item.amount, item.description, item.ord, nextval('ledger_transfers_id_seq') as transfer_id
+      from unnest($2::bigint[], $3::text[]) with ordinality as item(amount, description, ord)
+  ), moved as (
+    update wallets
+       set balance_cents = balance_cents + total.cents,
+           total_deposited_cents = total_deposited_cents + total.cents,
+           updated_at = now()
+      from (select sum(amount)::bigint as cents from items) total
+     where user_id = $1::int
+       and balance_cents + total.cents <= $4::bigint
+       and exists (select from requester)
+    returning total.cents as total_cents, wallets.balance_cents, wallets.total_deposited_cents,
+              wallets.total_withdrawn_cents, wallets.updated_at
+  ), numbered as (
+    -- What each deposit left behind it: the totals less the deposits that come after it.
+    select items.*, moved.*, sum(items.amount) over (order by items.ord) - moved.total_cents as after_delta
+      from items, moved
+  ), transfer as (
+    insert into ledger_transfers (id, kind, from_account, to_account, amount_cents, deal_id)
+    select transfer_id, $5::text, $6::text, $7::text, amount, null from numbered
+  ), history as (
+    insert into wallet_transactions (user_id, transfer_id, type, amount_cents, balance_after_cents, description, deal_id)
+    select $1::int, transfer_id, $8::text, amount, balance_cents + after_delta, description, null from numbered
+    returning id, created_at, transfer_id
+  )
+  select numbered.balance_cents + numbered.after_delta as balance_cents,
+         numbered.total_deposited_cents + numbered.after_delta as total_deposited_cents,
+         numbered.total_withdrawn_cents, numbered.updated_at,
+         history.id as transaction_id, history.created_at, history.transfer_id
+    from history join numbered using (transfer_id)
+   order by numbered.ord`;
+
+/** The wallet and history row as a wallet statement answers them (`moveWallet`, `depositMany`). */
+function movedRow(
+  userId: number,
+  row: Record<string, string | Date>,
+  history: { type: string; amountCents: number; description: string; dealId: number | null },
+): { wallet: WalletRow; transaction: WalletTransactionRow } {
+  const wallet: WalletRow = {
+    userId,
+    balanceCents: Number(row.balance_cents),
+    totalDepositedCents: Number(row.total_deposited_cents),
+    totalWithdrawnCents: Number(row.total_withdrawn_cents),
+    updatedAt: new Date(row.updated_at!),
+  };
+  return {
+    wallet,
+    transaction: {
+      id: Number(row.transaction_id),
+      userId,
+      transferId: Number(row.transfer_id),
+      type: history.type,
+      amountCents: history.amountCents,
+      balanceAfterCents: wallet.balanceCents,
+      description: history.description,
+      dealId: history.dealId,
+      createdAt: new Date(row.created_at!),
+    },
+  };
+}
+
 export const walletRepository = {
   /** Creates the user's empty wallet unless it exists; safe when two requests race to create it. */
   async ensure(db: DbOrTx, userId: number) {
@@ -106,27 +179,57 @@ export const walletRepository = {
       requester.address,
     ]);
     if (!row) return undefined;
-    const wallet: WalletRow = {
-      userId,
-      balanceCents: Number(row.balance_cents),
-      totalDepositedCents: Number(row.total_deposited_cents),
-      totalWithdrawnCents: Number(row.total_withdrawn_cents),
-      updatedAt: new Date(row.updated_at!),
-    };
-    return {
-      wallet,
-      transaction: {
-        id: Number(row.transaction_id),
+    return movedRow(userId, row, {
+      type: history.type,
+      amountCents: delta,
+      description: history.description,
+      dealId: transfer.dealId,
+    });
+  },
+
+  /**
+   * Several deposits into one wallet in one statement (`depositManySql`), answered in their order;
+   * nothing, and nothing moves, when there is no such wallet or the total would pass the maximum.
+   */
+  async depositMany(
+    db: DbOrTx,
+    move: {
+      userId: number;
+      deposits: Array<{ amountCents: number; description: string }>;
+      maxBalanceCents: number;
+      transfer: { kind: string; fromAccount: string; toAccount: string };
+      historyType: string;
+      requester: { actorId: string; actorUsername: string; address: string };
+    },
+  ): Promise<Array<{ wallet: WalletRow; transaction: WalletTransactionRow }> | undefined> {
+    const { userId, deposits, transfer, requester } = move;
+    const rows = await executeNamed<Record<string, string | Date>>(
+      db,
+      'wallet_deposit_many',
+      depositManySql,
+      [
         userId,
-        transferId: Number(row.transfer_id),
-        type: history.type,
-        amountCents: delta,
-        balanceAfterCents: wallet.balanceCents,
-        description: history.description,
-        dealId: transfer.dealId,
-        createdAt: new Date(row.created_at!),
-      },
-    };
+        deposits.map((deposit) => deposit.amountCents),
+        deposits.map((deposit) => deposit.description),
+        move.maxBalanceCents,
+        transfer.kind,
+        transfer.fromAccount,
+        transfer.toAccount,
+        move.historyType,
+        requester.actorId,
+        requester.actorUsername,
+        requester.address,
+      ],
+    );
+    if (rows.length !== deposits.length) return undefined;
+    return rows.map((row, i) =>
+      movedRow(userId, row, {
+        type: move.historyType,
+        amountCents: deposits[i]!.amountCents,
+        description: deposits[i]!.description,
+        dealId: null,
+      }),
+    );
   },
 
   /** Newest first; `beforeId` pages back, `type` keeps one type; no `limit` lists them all. */

@@ -7,7 +7,8 @@ import type { WalletRow } from '../../db/schema';
 import type { Transact } from '../../db/transaction';
 import { conflict } from '../../lib/errors';
 import { type Answer, type IdempotencyRequest, idempotent, type Outcome } from '../../lib/idempotency';
-import { accounts, type TransferResult, transfer } from './ledger';
+import { Deposits } from './deposits';
+import { accounts, depositInto, type TransferResult, transfer } from './ledger';
 import { checkLedger } from './ledger-check';
 import { presentTransaction, presentWallet, transactionsToCsv } from './wallet.presenter';
 import { walletRepository } from './wallet.repository';
@@ -22,10 +23,14 @@ export type EscrowMovement = { userId: number; dealId: number; amountCents: numb
  * `moveToEscrow` / `moveFromEscrow`, inside its own transaction.
  */
 export class WalletService {
+  private readonly deposits: Deposits;
+
   constructor(
     private readonly db: Db,
     private readonly transact: Transact,
-  ) {}
+  ) {
+    this.deposits = new Deposits(db);
+  }
 
   /** The user's wallet; the first look creates its (empty) row. */
   async get(userId: number) {
@@ -58,19 +63,17 @@ export class WalletService {
     return transactionsToCsv(rows.map(presentTransaction));
   }
 
-  /** Simulated deposit (no payment provider): money comes in from the outside world. */
-  deposit(userId: number, amountCents: number, idempotency?: IdempotencyRequest) {
-    return this.movement(userId, idempotency, async (db) =>
-      movementAnswer(
-        `Successfully deposited ${formatUsdCents(amountCents)}`,
-        await transfer(db, {
-          kind: 'deposit',
-          from: accounts.world,
-          to: accounts.wallet(userId),
-          amountCents,
-          description: `Deposit of ${formatUsdCents(amountCents)}`,
-        }),
-      ),
+  /**
+   * Simulated deposit (no payment provider): money comes in from the outside world. Without an
+   * Idempotency-Key it joins the wallet's other concurrent deposits (deposits.ts).
+   */
+  async deposit(userId: number, amountCents: number, idempotency?: IdempotencyRequest) {
+    const deposit = { amountCents, description: `Deposit of ${formatUsdCents(amountCents)}` };
+    const answer = (moved: TransferResult) =>
+      movementAnswer(`Successfully deposited ${formatUsdCents(amountCents)}`, moved);
+    if (!idempotency) return { ...answer(await this.deposits.add(userId, deposit)), replayed: false };
+    return this.movement(userId, idempotency, async (tx) =>
+      answer(await transfer(tx, depositInto(userId, deposit))),
     );
   }
 
@@ -96,10 +99,10 @@ export class WalletService {
   }
 
   /**
-   * A deposit or withdrawal. With an Idempotency-Key it runs in a transaction with the stored answer;
-   * without one, its transfer is a single statement committed on its own, so the wallet's row is locked
-   * only while PostgreSQL runs and commits it, not across round trips to this process: one wallet
-   * under many concurrent movements serialises on that lock.
+   * A withdrawal, or a deposit with an Idempotency-Key. With a key it runs in a transaction with the
+   * stored answer; without one, its transfer is a single statement committed on its own, so the
+   * wallet's row is locked only while PostgreSQL runs and commits it, not across round trips to this
+   * process: one wallet under many concurrent movements serialises on that lock.
    */
   private async movement(
     userId: number,

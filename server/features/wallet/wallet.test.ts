@@ -1,10 +1,11 @@
-import { count, eq } from 'drizzle-orm';
+import { asc, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { idempotencyKeys, wallets, walletTransactions } from '../../db/schema';
+import { auditLog, idempotencyKeys, wallets, walletTransactions } from '../../db/schema';
 import { signInFirst } from '../../test/expected-errors';
 import { type SignedUpUser, signUp, startTestServer, type TestServer } from '../../test/harness';
 import { auditLedger } from '../../test/ledger-audit';
 import { balanceOf, dealWithDealmaker, deposit, payHalf } from '../../test/money-fixtures';
+import { Deposits } from './deposits';
 
 const isoTimestamp = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
 const validation = (message: string, field = 'amount') => ({
@@ -177,6 +178,109 @@ describe('POST /api/wallet/deposit', () => {
     const response = await server.post('/api/wallet/deposit', { body: { amount: 5 } });
     expect(response.status).toBe(401);
     expect(response.body).toEqual(signInFirst);
+  });
+});
+
+describe('Concurrent deposits into one wallet', () => {
+  /** The wallet's history, oldest first: what each row added and the balance it left. */
+  const history = (user: SignedUpUser) =>
+    server.db
+      .select()
+      .from(walletTransactions)
+      .where(eq(walletTransactions.userId, user.user.id))
+      .orderBy(asc(walletTransactions.id));
+
+  it('answers each with its own history row and the balance right after it, and loses none', async () => {
+    const user = await signUp(server);
+    await deposit(server, user, 1);
+    const amounts = Array.from({ length: 40 }, (_, i) => i + 1);
+    const responses = await Promise.all(amounts.map((amount) => depositWith(user, { amount })));
+    expect(responses.map((response) => response.status)).toEqual(amounts.map(() => 200));
+
+    const rows = await history(user);
+    expect(rows).toHaveLength(41);
+    // Each row's balance is the one before it plus its own amount: the history reads as one sequence.
+    for (const [i, row] of rows.entries()) {
+      expect(row.balanceAfterCents).toBe((rows[i - 1]?.balanceAfterCents ?? 0) + row.amountCents);
+    }
+    expect(rows.at(-1)!.balanceAfterCents).toBe(100 + 820 * 100);
+    for (const [i, response] of responses.entries()) {
+      const row = rows.find((candidate) => candidate.id === response.body.transaction.id)!;
+      expect(row.amountCents).toBe(amounts[i]! * 100);
+      expect(response.body).toEqual({
+        message: `Successfully deposited $${amounts[i]}.00`,
+        wallet: {
+          balance: row.balanceAfterCents / 100,
+          totalDeposited: row.balanceAfterCents / 100,
+          totalWithdrawn: 0,
+        },
+        transaction: {
+          id: row.id,
+          type: 'deposit',
+          amount: amounts[i],
+          balanceAfter: row.balanceAfterCents / 100,
+          description: `Deposit of $${amounts[i]}.00`,
+          createdAt: row.createdAt.toISOString(),
+        },
+      });
+    }
+    expect((await server.get('/api/wallet', { token: user.token })).body).toEqual({
+      balance: 821,
+      totalDeposited: 821,
+      totalWithdrawn: 0,
+    });
+    // The audit log names the depositor of every one.
+    const audited = await server.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.subject, `wallet:${user.user.id}`));
+    expect(audited).toHaveLength(41);
+    expect(new Set(audited.map((entry) => `${entry.action} ${entry.actorUsername}`))).toEqual(
+      new Set([`money.deposit ${user.user.username}`]),
+    );
+  });
+
+  it('writes the deposits that wait for the wallet together, in their order, after the one in flight', async () => {
+    const user = await signUp(server);
+    const deposits = new Deposits(server.db);
+    const moved = await Promise.all(
+      [100, 200, 300, 400].map((amountCents) =>
+        deposits.add(user.user.id, { amountCents, description: `Deposit of ${amountCents} cents` }),
+      ),
+    );
+    expect(moved.map(({ wallet }) => wallet.balanceCents)).toEqual([100, 300, 600, 1000]);
+    expect(moved.map(({ wallet }) => wallet.totalDepositedCents)).toEqual([100, 300, 600, 1000]);
+    const rows = await history(user);
+    expect(rows.map((row) => [row.id, row.amountCents, row.balanceAfterCents, row.description])).toEqual(
+      moved.map(({ transaction }) => [
+        transaction.id,
+        transaction.amountCents,
+        transaction.balanceAfterCents,
+        `Deposit of ${transaction.amountCents} cents`,
+      ]),
+    );
+    // The first went alone; the three that arrived meanwhile went in one statement (one transaction time).
+    expect(rows.map((row) => row.createdAt.getTime())).toEqual([
+      rows[0]!.createdAt.getTime(),
+      rows[1]!.createdAt.getTime(),
+      rows[1]!.createdAt.getTime(),
+      rows[1]!.createdAt.getTime(),
+    ]);
+    expect(rows[0]!.createdAt.getTime()).not.toBe(rows[1]!.createdAt.getTime());
+  });
+
+  it('fails only the deposits of a statement that fails, and the wallet serves the next ones', async () => {
+    const user = await signUp(server);
+    const deposits = new Deposits(server.db);
+    const results = await Promise.allSettled([
+      deposits.add(user.user.id, { amountCents: 100, description: 'first' }),
+      deposits.add(user.user.id, { amountCents: 200, description: 'second' }),
+      deposits.add(user.user.id, { amountCents: -5, description: 'not an amount' }),
+    ]);
+    expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'rejected']);
+    const next = await deposits.add(user.user.id, { amountCents: 50, description: 'after' });
+    expect(next.wallet.balanceCents).toBe(150);
+    expect((await history(user)).map((row) => row.description)).toEqual(['first', 'after']);
   });
 });
 
