@@ -64,7 +64,7 @@ export async function createServices(deps: ServiceDeps) {
   const auth = await AuthService.create({ ...deps, transact, users, events, rateLimits, background, audit });
   const profile = new ProfileService(db, transact, users, rateLimits);
   const dealAccess = new DealAccess(db, events);
-  const notifications = new NotificationsService({ ...deps, users, events, background });
+  const notifications = new NotificationsService({ ...deps, events, background });
   const timeline = new TimelineService(db, dealAccess, notifications);
   const wallet = new WalletService(db, transact);
   const escrow = new EscrowService(db, transact, dealAccess, wallet, timeline, events, {

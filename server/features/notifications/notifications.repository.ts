@@ -1,13 +1,7 @@
 import { and, desc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { type Alongside, executeNamed } from '../../db/prepared';
-import {
-  type NotificationRow,
-  notificationEmailSettings,
-  notificationEmailsSent,
-  notifications,
-  users,
-} from '../../db/schema';
+import { type NotificationRow, notificationEmailSettings, notifications, users } from '../../db/schema';
 
 export type NewNotification = {
   userId: number;
@@ -178,21 +172,32 @@ export const notificationsRepository = {
   },
 
   /**
-   * Records a mail about (user, kind, deal) unless one went out within the
-   * hour; true when this call may send it (one statement: two instances
-   * cannot both get true).
+   * Records a mail about (user, kind, deal) unless one went out within the hour or the user turned
+   * that kind's mails off, and answers where to send it when this call may: one statement (two
+   * instances cannot both be answered).
    */
-  async claimHourlyMail(db: DbOrTx, userId: number, kind: string, dealId: number | null): Promise<boolean> {
-    const rows = await db
-      .insert(notificationEmailsSent)
-      .values({ userId, kind, dealKey: dealId ?? 0, sentAt: sql`now()` })
-      .onConflictDoUpdate({
-        target: [notificationEmailsSent.userId, notificationEmailsSent.kind, notificationEmailsSent.dealKey],
-        set: { sentAt: sql`now()` },
-        setWhere: sql`${notificationEmailsSent.sentAt} <= now() - interval '1 hour'`,
-      })
-      .returning({ sentAt: notificationEmailsSent.sentAt });
-    return rows.length > 0;
+  async claimHourlyMail(
+    db: DbOrTx,
+    userId: number,
+    kind: string,
+    dealId: number | null,
+  ): Promise<{ email: string; fullName: string } | undefined> {
+    const [recipient] = await executeNamed<{ email: string; fullName: string }>(
+      db,
+      'notification_mail_claim',
+      `with claimed as (
+         insert into notification_emails_sent (user_id, kind, deal_key, sent_at)
+         select $1::int, $2::text, $3::int, now()
+          where not exists (select from notification_email_settings off
+                             where off.user_id = $1::int and off.kind = $2::text and not off.enabled)
+         on conflict (user_id, kind, deal_key) do update set sent_at = now()
+          where notification_emails_sent.sent_at <= now() - interval '1 hour'
+         returning user_id
+       )
+       select users.email, users.full_name as "fullName" from claimed join users on users.id = claimed.user_id`,
+      [userId, kind, dealId ?? 0],
+    );
+    return recipient;
   },
 };
 

@@ -16,7 +16,6 @@ import type { BackgroundTasks } from '../../lib/background';
 import { forbidden } from '../../lib/errors';
 import type { Mailer } from '../../lib/mail';
 import type { EventPublisher } from '../../realtime/publisher';
-import type { UsersService } from '../users/users.service';
 import { presentNotification } from './notifications.presenter';
 import { type NewNotification, notificationsRepository } from './notifications.repository';
 
@@ -37,7 +36,6 @@ export class NotificationsService {
   constructor(
     private readonly deps: {
       db: Db;
-      users: UsersService;
       events: EventPublisher;
       mailer: Mailer;
       background: BackgroundTasks;
@@ -146,13 +144,12 @@ export class NotificationsService {
     }
   }
 
-  /** The mail of a notification, for a user with no connected socket who wants this kind by mail. */
+  /** The mail of a notification, for a user with no connected socket who wants this kind by mail (at most one an hour per kind and deal). */
   private async mailIfAway(row: NotificationRow) {
     if (await this.deps.events.isOnline(row.userId)) return;
     const kind = row.kind as EmailedNotificationKind;
-    if (!(await this.preferences(row.userId)).email[kind]) return;
-    if (!(await notificationsRepository.claimHourlyMail(this.deps.db, row.userId, kind, row.dealId))) return;
-    const user = await this.deps.users.getById(row.userId);
+    const user = await notificationsRepository.claimHourlyMail(this.deps.db, row.userId, kind, row.dealId);
+    if (!user) return;
     const base = this.deps.config.publicUrl;
     const link = row.dealId ? `${base}/deals/${row.dealId}` : `${base}/`;
     await this.deps.mailer.send({
