@@ -7,7 +7,9 @@ import type { Deal } from '../../../contract/deals';
  * (docs/decisions/0011-request-caches.md). Any public change to any deal
  * clears them all, on every instance (the 'deals-changed' signal); the
  * generation guards against a page read before a change being stored after
- * it, and the age limit against a signal lost between instances.
+ * it, and the age limit against a signal lost between instances. Pages are
+ * frozen: they are shared, and the response serializer writes a frozen answer
+ * once (lib/response-serializer.ts).
  */
 export class DealPageCache {
   private readonly pages = new LRUCache<string, Deal[]>({ max: 500, ttl: 10_000 });

@@ -71,7 +71,10 @@ export class DealsService {
     if (!page) {
       const generation = this.pages.begin();
       const ids = await dealsRepository.pageIds(this.db, { ...query, beforeId: query.before });
-      page = (await dealsRepository.viewsByIds(this.db, ids, 0)).map(presentDeal);
+      // Frozen: the page is shared by every viewer, and its answer is written once (response-serializer.ts).
+      page = Object.freeze(
+        (await dealsRepository.viewsByIds(this.db, ids, 0)).map((view) => Object.freeze(presentDeal(view))),
+      ) as Deal[];
       this.pages.set(key, page, generation);
     }
     const myBids = await dealsRepository.viewerBidsOn(
