@@ -25,6 +25,7 @@ import { hash } from '@node-rs/argon2';
 import pg from 'pg';
 import { runningClusterUrl } from '../server/db/embedded-postgres';
 import { withAdmin, withDatabase } from '../server/test/test-database';
+import { seedMoneyHistory } from './money-history';
 import { root, start, startBuiltServer, stop } from './processes';
 
 const connections = 20;
@@ -212,6 +213,8 @@ async function seed(url: string): Promise<{ dealId: number }> {
        select $1, $2, 'Message ' || g || ' about the deal' from generate_series(1, $3::int) g`,
       [dealId, userId, messageCount],
     );
+    // A money history like an established marketplace's (money-history.ts), on a user the bench leaves alone.
+    await seedMoneyHistory((text, values) => client.query(text, values), others.rows[1]!.id, 20_000);
     await client.query(`SET session_replication_role = origin`);
     await client.query(`vacuum analyze`);
     return { dealId };

@@ -25,6 +25,7 @@ import { AppError } from '../server/lib/errors';
 import { createServices, type Services } from '../server/services';
 import { auditLedger } from '../server/test/ledger-audit';
 import { withAdmin, withDatabase } from '../server/test/test-database';
+import { seedMoneyHistory } from './money-history';
 import { openTemporaryEmbedded } from './temp-embedded';
 
 const seed = 42;
@@ -122,6 +123,18 @@ async function runOn(name: string, database: Database, plans: RoundPlan[]) {
       )
       .returning({ id: users.id })
   ).map((row) => row.id);
+  const [historyUser] = await db
+    .insert(users)
+    .values({
+      username: `bench_${suffix}_history`,
+      email: `bench_${suffix}_history@example.test`,
+      fullName: 'Bench History',
+      passwordHash: 'not-a-password-hash',
+      verifiedAt: new Date(),
+    })
+    .returning({ id: users.id });
+  // A ledger like an established marketplace's, not a fresh install's (money-history.ts).
+  await seedMoneyHistory(database.executeSql, historyUser!.id, 20_000);
   for (let i = 0; i < hotUsers; i++) await services.wallet.deposit(userIds[i]!, startingFundsCents);
 
   const results: RoundResult[] = [];
