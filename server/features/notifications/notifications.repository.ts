@@ -16,7 +16,7 @@ export type NewNotification = {
  * transaction wrote before it but not the rows it inserts itself, hence the second count. `alongside`
  * is another change's data-modifying CTE, whose parameters come first.
  */
-const insertSql = (alongside?: { cte: string; values: unknown[] }) => {
+const insertSql = (alongside?: Alongside) => {
   const p = (alongside?.values.length ?? 0) + 1;
   return `
   with ${alongside ? `${alongside.cte}, ` : ''}inserted as (
@@ -32,6 +32,16 @@ const insertSql = (alongside?: { cte: string; values: unknown[] }) => {
    order by inserted.id`;
 };
 const plainInsertSql = insertSql();
+/** The combined statements' text, built once per statement name (the text is the same on every call). */
+const combinedInsertSql = new Map<string, string>();
+const insertSqlWith = (alongside: Alongside) => {
+  let text = combinedInsertSql.get(alongside.statement);
+  if (text === undefined) {
+    text = insertSql(alongside);
+    combinedInsertSql.set(alongside.statement, text);
+  }
+  return text;
+};
 
 type StoredRow = {
   id: string | number;
@@ -70,7 +80,7 @@ export const notificationsRepository = {
       rows.map((row) => row.message),
     ];
     const stored = alongside
-      ? await executeNamed<StoredRow>(db, alongside.statement, insertSql(alongside), [
+      ? await executeNamed<StoredRow>(db, alongside.statement, insertSqlWith(alongside), [
           ...alongside.values,
           ...values,
         ])
