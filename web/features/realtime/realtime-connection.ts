@@ -21,12 +21,14 @@ export function openRealtime(options: {
 
   let connectedBefore = false;
   const onConnect = () => {
-    // Whatever happened while disconnected was not heard: reload what is on screen. The chats are not
-    // reloaded but caught up (the messages after the last one held), keeping what is scrolled into view.
+    // Whatever happened while disconnected was not heard: reload what is on screen.
     if (connectedBefore) {
       void queryClient.invalidateQueries({ predicate: (query) => !isDealHistoryKey(query.queryKey) });
-      void catchUpAllHistories(queryClient);
     }
+    // The chats are not reloaded but caught up (the messages after the last one held), keeping what is
+    // scrolled into view; on the first connection too, since a chat may have loaded before the socket
+    // connected, and a message sent in between was never heard.
+    void catchUpAllHistories(queryClient);
     connectedBefore = true;
   };
   const onConnectError = (error: Error) => console.error('Realtime connection failed:', error.message);
