@@ -6,6 +6,7 @@ export * from './messages';
 export * from './notifications';
 export * from './progress';
 export * from './reviews';
+export * from './security';
 export * from './settlements';
 export * from './timeline';
 export * from './users';

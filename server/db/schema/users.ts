@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { bytea, createdAt, optionalTimestamp, updatedAt } from './columns';
 
 export const users = pgTable(
@@ -21,6 +21,10 @@ export const users = pgTable(
     pictureId: text('picture_id'),
     /** Granted and revoked only by `npm run operator` on the server: no HTTP call changes it. */
     isOperator: boolean('is_operator').notNull().default(false),
+    /** Who sees the email, date of birth and address: 'everyone', 'deal-partners' or 'only-me'. */
+    emailVisibility: text('email_visibility').notNull().default('deal-partners'),
+    dateOfBirthVisibility: text('date_of_birth_visibility').notNull().default('deal-partners'),
+    addressVisibility: text('address_visibility').notNull().default('deal-partners'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -30,6 +34,12 @@ export const users = pgTable(
     uniqueIndex('users_verification_key_hash_key').on(t.verificationKeyHash),
     index('users_username_trgm').using('gin', sql`${t.username} gin_trgm_ops`),
     index('users_full_name_trgm').using('gin', sql`${t.fullName} gin_trgm_ops`),
+    check('users_email_visibility_check', sql`${t.emailVisibility} in ('everyone', 'deal-partners', 'only-me')`),
+    check(
+      'users_date_of_birth_visibility_check',
+      sql`${t.dateOfBirthVisibility} in ('everyone', 'deal-partners', 'only-me')`,
+    ),
+    check('users_address_visibility_check', sql`${t.addressVisibility} in ('everyone', 'deal-partners', 'only-me')`),
   ],
 );
 
