@@ -34,12 +34,18 @@ export const users = pgTable(
     uniqueIndex('users_verification_key_hash_key').on(t.verificationKeyHash),
     index('users_username_trgm').using('gin', sql`${t.username} gin_trgm_ops`),
     index('users_full_name_trgm').using('gin', sql`${t.fullName} gin_trgm_ops`),
-    check('users_email_visibility_check', sql`${t.emailVisibility} in ('everyone', 'deal-partners', 'only-me')`),
+    check(
+      'users_email_visibility_check',
+      sql`${t.emailVisibility} in ('everyone', 'deal-partners', 'only-me')`,
+    ),
     check(
       'users_date_of_birth_visibility_check',
       sql`${t.dateOfBirthVisibility} in ('everyone', 'deal-partners', 'only-me')`,
     ),
-    check('users_address_visibility_check', sql`${t.addressVisibility} in ('everyone', 'deal-partners', 'only-me')`),
+    check(
+      'users_address_visibility_check',
+      sql`${t.addressVisibility} in ('everyone', 'deal-partners', 'only-me')`,
+    ),
   ],
 );
 
