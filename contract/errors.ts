@@ -25,6 +25,14 @@ export const errorCodes = {
   insufficientFunds: 'INSUFFICIENT_FUNDS',
   idempotencyMismatch: 'IDEMPOTENCY_KEY_REUSED',
   unavailable: 'UNAVAILABLE',
+  /** The session was ended elsewhere (another device, a password change): the web app says why. */
+  sessionEnded: 'SESSION_ENDED',
+  /** A money or account change needs a second factor given in the last minutes (POST /api/auth/step-up). */
+  stepUpRequired: 'STEP_UP_REQUIRED',
+  /** A wrong, used or expired authenticator code, recovery code or passkey assertion. */
+  invalidSecondFactor: 'INVALID_SECOND_FACTOR',
+  /** Operators must have two-factor sign-in before they use the console. */
+  secondFactorRequired: 'SECOND_FACTOR_REQUIRED',
   internal: 'INTERNAL_ERROR',
 } as const;
 export type ErrorCode = (typeof errorCodes)[keyof typeof errorCodes];

@@ -30,6 +30,18 @@ export const limits = {
   page: { defaultLimit: 50, maxLimit: 100 },
   tokenLifetimeSeconds: 7 * 24 * 60 * 60,
   resetTokenLifetimeSeconds: 60 * 60,
+  /** Second factors, step-up and sessions (server/features/auth). */
+  security: {
+    /** A sign-in waiting for its second factor lives this long, and dies after this many wrong codes. */
+    signInChallengeSeconds: 5 * 60,
+    wrongCodesPerChallenge: 5,
+    /** A second factor given in a session lets it move money or change the account for this long. */
+    stepUpFreshSeconds: 10 * 60,
+    recoveryCodes: 10,
+    webauthnChallengeSeconds: 5 * 60,
+    emailChangeLinkSeconds: 24 * 60 * 60,
+    passkeyName: { max: 100 },
+  },
   /** How many of each in how many seconds (server/lib/rate-limits.ts). */
   rateLimits: {
     signInFailuresPerUserAndAddress: { points: 10, seconds: 15 * 60 },
@@ -38,5 +50,12 @@ export const limits = {
     resetRequestsPerAddress: { points: 10, seconds: 60 * 60 },
     resetRequestsPerEmail: { points: 3, seconds: 60 * 60 },
     pictureUploadsPerUser: { points: 30, seconds: 60 * 60 },
+    /** Wrong authenticator or recovery codes and failed passkey assertions, per account on every instance. */
+    secondFactorFailuresPerUser: { points: 10, seconds: 15 * 60 },
+    /** Wrong current passwords given by a signed-in session (password change, email change, step-up). */
+    passwordChecksFailedPerUser: { points: 10, seconds: 15 * 60 },
+    passkeySignInFailuresPerAddress: { points: 50, seconds: 15 * 60 },
+    verificationResendsPerAddress: { points: 10, seconds: 60 * 60 },
+    verificationResendsPerEmail: { points: 3, seconds: 60 * 60 },
   },
 } as const;

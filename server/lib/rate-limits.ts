@@ -21,6 +21,11 @@ const messages: Record<LimitName, string> = {
   resetRequestsPerAddress: 'Too many password reset requests.',
   resetRequestsPerEmail: 'Too many password reset requests for this email.',
   pictureUploadsPerUser: 'Too many picture uploads.',
+  secondFactorFailuresPerUser: 'Too many wrong codes.',
+  passwordChecksFailedPerUser: 'Too many wrong passwords.',
+  passkeySignInFailuresPerAddress: 'Too many passkey sign-in attempts.',
+  verificationResendsPerAddress: 'Too many verification mails from this address.',
+  verificationResendsPerEmail: 'Too many verification mails for this email.',
 };
 
 /**
