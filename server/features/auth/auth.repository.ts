@@ -1,6 +1,6 @@
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { passwordResets, settings } from '../../db/schema';
+import { emailChanges, passwordResets, settings } from '../../db/schema';
 
 const usable = (tokenHash: string) =>
   and(
@@ -32,6 +32,30 @@ export const authRepository = {
       .update(passwordResets)
       .set({ usedAt: new Date() })
       .where(and(eq(passwordResets.userId, userId), isNull(passwordResets.usedAt)));
+  },
+
+  async insertEmailChange(db: DbOrTx, values: typeof emailChanges.$inferInsert) {
+    await db.insert(emailChanges).values(values);
+  },
+
+  /** The unused, unexpired email change with this token hash, locked. */
+  async lockUsableEmailChange(db: DbOrTx, tokenHash: string) {
+    const [row] = await db
+      .select()
+      .from(emailChanges)
+      .where(
+        and(
+          eq(emailChanges.tokenHash, tokenHash),
+          isNull(emailChanges.usedAt),
+          gt(emailChanges.expiresAt, new Date()),
+        ),
+      )
+      .for('update');
+    return row;
+  },
+
+  async markEmailChangeUsed(db: DbOrTx, id: number) {
+    await db.update(emailChanges).set({ usedAt: new Date() }).where(eq(emailChanges.id, id));
   },
 
   /** The setting's value, created with `initial` when it does not exist yet (two first starts may race). */

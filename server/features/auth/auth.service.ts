@@ -1,9 +1,9 @@
-import { hash, verify } from '@node-rs/argon2';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import type { RegisterRequest } from '../../../contract/auth';
 import { errorCodes } from '../../../contract/errors';
 import { limits } from '../../../contract/limits';
+import type { SecondStepRequest, TwoFactorChallenge } from '../../../contract/security';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import type { UserRow } from '../../db/schema';
@@ -26,12 +26,13 @@ import type { AuditService } from '../audit/audit.service';
 import { presentUser } from '../users/users.presenter';
 import type { UsersService } from '../users/users.service';
 import { authRepository } from './auth.repository';
+import type { ClientInfo } from './device';
+import { factorsRepository } from './factors.repository';
+import type { PasskeysService } from './passkeys.service';
+import { hashPassword, passwordMatches } from './passwords';
+import type { SecondFactorService } from './second-factor.service';
+import { endedSessionMessages, type SessionsService } from './sessions.service';
 import { extractToken, TokenSigner, type VerifiedToken } from './tokens';
-
-// argon2id, the parameters OWASP recommends (19 MiB, 2 passes).
-const hashOptions = { algorithm: 2, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
-// Compared against when the user does not exist, so timing does not reveal which usernames exist.
-const dummyHashPromise = hash('not-a-real-password', hashOptions);
 
 /** Names whose profile path is another route: GET /api/auth/users/search is the user search. */
 const reservedUsernames = new Set(['search']);
@@ -50,7 +51,16 @@ type AuthDeps = {
   rateLimits: RateLimits;
   background: BackgroundTasks;
   audit: AuditService;
+  sessions: SessionsService;
+  secondFactor: SecondFactorService;
+  passkeys: PasskeysService;
 };
+
+/** A completed sign-in: the spec's answer, and the device key to give a browser that had none. */
+export type SignedIn = { token: string; user: ReturnType<typeof presentUser>; givenDeviceKey: string | null };
+
+/** The signed-in user of a token, with what the realtime layer and the step-up check need. */
+export type TokenUser = AuthUser & { fullName: string; exp: number; tokenVersion: number };
 
 /** How old the cached state of an account may be when a token is checked against it. */
 export const accountStateTtlMs = 1000;
@@ -122,7 +132,7 @@ export class AuthService {
     ) {
       throw conflict('Username is already taken.');
     }
-    const passwordHash = await hash(input.password, hashOptions);
+    const passwordHash = await hashPassword(input.password);
     const owner = await this.users.findAccountByEmail(input.email);
     if (owner) return this.mailExistingOwner(owner);
     const key = randomToken();
@@ -172,6 +182,33 @@ export class AuthService {
     return registered;
   }
 
+  /**
+   * Mails a new verification link to an unverified account with this email. The answer is the same, and
+   * comes as fast, whether or not there is one.
+   */
+  async resendVerification(email: string, address: string) {
+    await this.deps.rateLimits.consume(
+      ['verificationResendsPerAddress', address],
+      ['verificationResendsPerEmail', email.toLowerCase()],
+    );
+    this.deps.background.run('resending a verification link', async () => {
+      const user = await this.users.findAccountByEmail(email);
+      if (!user || user.verifiedAt) return;
+      const key = randomToken();
+      await this.users.updateAccount(user.id, { verificationKeyHash: sha256(key) });
+      const link = `${this.deps.config.publicUrl}/api/auth/register/${key}`;
+      await this.deps.mailer.send({
+        to: user.email,
+        subject: 'Verify your Dealmaker account',
+        text: `Hello ${user.fullName},\n\nHere is a new link to verify your email (the earlier ones no longer work):\n\n${link}\n`,
+        link,
+      });
+    });
+    return {
+      message: 'If an unverified account uses this email, a new verification link has been sent to it.',
+    };
+  }
+
   async verifyEmail(key: string) {
     const user = key ? await this.users.findAccountByVerificationKeyHash(sha256(key)) : undefined;
     if (!user) throw badRequest('This verification link is invalid or has expired.');
@@ -182,17 +219,23 @@ export class AuthService {
   }
 
   /**
-   * Sign-in. Failures are counted per (account, address) — under the account's token version, so a
-   * password reset starts the count again — and per address (server/lib/rate-limits.ts).
+   * Sign-in with a password. Failures are counted per (account, address) — under the account's token
+   * version, so a password reset starts the count again — and per address (server/lib/rate-limits.ts).
+   * An account with a second factor gets a challenge instead of a token: the sign-in completes with
+   * `loginSecondStep`, so a stolen password alone signs nobody in.
    */
-  async login(input: { username: string; password: string }, address: string) {
+  async login(
+    input: { username: string; password: string },
+    client: ClientInfo,
+  ): Promise<SignedIn | TwoFactorChallenge> {
+    const { address } = client;
     const user = await this.users.findAccountByUsername(input.username);
     const accountKey = `${user ? `${user.id}:${user.tokenVersion}` : `?${input.username.toLowerCase()}`}|${address}`;
     await this.deps.rateLimits.check(
       ['signInFailuresPerUserAndAddress', accountKey],
       ['signInFailuresPerAddress', address],
     );
-    const passwordOk = await verify(user?.passwordHash ?? (await dummyHashPromise), input.password);
+    const passwordOk = await passwordMatches(user?.passwordHash, input.password);
     if (!user || !passwordOk) {
       await this.deps.rateLimits.record(
         ['signInFailuresPerUserAndAddress', accountKey],
@@ -213,30 +256,151 @@ export class AuthService {
       );
     }
     await this.deps.rateLimits.reset('signInFailuresPerUserAndAddress', accountKey);
+    const methods = await this.deps.secondFactor.methodsOf(user.id);
+    if (methods.length === 0) return this.completeSignIn(user, client, 'password');
+    return this.openChallenge(user.id, methods);
+  }
+
+  /** The half-done sign-in of an account with a second factor: a challenge that lives 5 minutes. */
+  private async openChallenge(
+    userId: number,
+    methods: TwoFactorChallenge['methods'],
+  ): Promise<TwoFactorChallenge> {
+    const challenge = randomToken();
+    await factorsRepository.insertSignInChallenge(this.db, {
+      tokenHash: sha256(challenge),
+      userId,
+      expiresAt: new Date(Date.now() + limits.security.signInChallengeSeconds * 1000),
+    });
+    const passkeyOptions = methods.includes('passkey')
+      ? await this.deps.passkeys.assertionOptions('second-factor', userId, sha256(challenge))
+      : undefined;
+    return {
+      twoFactorRequired: true,
+      challenge,
+      methods,
+      ...(passkeyOptions ? { passkeyOptions: passkeyOptions as unknown as Record<string, unknown> } : {}),
+    };
+  }
+
+  /**
+   * The second step of a sign-in: a code from the app, a recovery code or a passkey. A challenge dies
+   * after 5 wrong answers or 5 minutes; wrong answers also count against the account on every instance.
+   */
+  async loginSecondStep(input: SecondStepRequest, client: ClientInfo): Promise<SignedIn> {
+    const tokenHash = sha256(input.challenge);
+    const expired = () => unauthenticated('This sign-in has expired. Please sign in again.');
+    const outcome = await this.deps.transact(async (tx) => {
+      const challenge = await factorsRepository.lockLiveSignInChallenge(
+        tx,
+        tokenHash,
+        limits.security.wrongCodesPerChallenge,
+      );
+      if (!challenge) return { kind: 'expired' as const };
+      const user = await this.users.findAccountById(challenge.userId, tx);
+      if (!user) return { kind: 'expired' as const };
+      const factor = input.code
+        ? { code: input.code }
+        : input.recoveryCode
+          ? { recoveryCode: input.recoveryCode }
+          : { passkey: input.passkey! };
+      const good = await this.deps.secondFactor.check(
+        user,
+        factor,
+        { purpose: 'second-factor', boundTo: tokenHash },
+        tx,
+      );
+      if (!good) {
+        // Committed with the refusal: the count of wrong answers must survive it.
+        const wrong = await factorsRepository.countWrongCode(tx, tokenHash);
+        return { kind: 'wrong' as const, left: limits.security.wrongCodesPerChallenge - wrong };
+      }
+      await factorsRepository.completeSignInChallenge(tx, tokenHash);
+      const method = 'code' in factor ? 'totp' : 'recoveryCode' in factor ? 'recovery' : 'passkey';
+      return { kind: 'signed-in' as const, user, method };
+    });
+    if (outcome.kind === 'expired') throw expired();
+    if (outcome.kind === 'wrong') {
+      if (outcome.left <= 0) throw unauthenticated('Too many wrong codes. Please sign in again.');
+      throw new AppError(401, errorCodes.invalidSecondFactor, invalidFactorMessage(input));
+    }
+    return this.completeSignIn(outcome.user, client, outcome.method);
+  }
+
+  /** Options for signing in with a passkey alone (no username: the browser offers this site's passkeys). */
+  async passkeyLoginOptions() {
+    return this.deps.passkeys.assertionOptions('sign-in', null, null);
+  }
+
+  /** A sign-in with a passkey alone: the passkey (with its user verification) is both factors. */
+  async passkeyLogin(response: Parameters<PasskeysService['verifyAssertion']>[0], client: ClientInfo) {
+    await this.deps.rateLimits.check(['passkeySignInFailuresPerAddress', client.address]);
+    const userId = await this.deps.passkeys.verifyAssertion(response, {
+      purpose: 'sign-in',
+      userId: null,
+      boundTo: null,
+    });
+    const user = userId === null ? undefined : await this.users.findAccountById(userId);
+    if (!user?.verifiedAt) {
+      await this.deps.rateLimits.record(['passkeySignInFailuresPerAddress', client.address]);
+      throw unauthenticated('This passkey could not sign you in. Please try again or use your password.');
+    }
+    return this.completeSignIn(user, client, 'passkey');
+  }
+
+  /** Opens the session of a sign-in and issues its token. */
+  private async completeSignIn(user: UserRow, client: ClientInfo, method: string): Promise<SignedIn> {
+    const { session, givenDeviceKey } = await this.deps.sessions.start(user, client);
     await this.deps.audit.record({
       action: 'auth.sign-in',
       actor: { id: user.id, username: user.username },
-      address,
+      address: client.address,
       subject: `user:${user.id}`,
+      after: { method, device: session.device },
     });
-    const token = await this.signer.sign(user);
-    return { token, user: presentUser(user) };
+    const token = await this.signer.sign(user, session);
+    return { token, user: presentUser(user), givenDeviceKey };
+  }
+
+  /** Signing out ends the session on the server: its token stops working everywhere. */
+  async logout(user: AuthUser) {
+    await this.deps.sessions.end(user.id, user.sessionId, user.sessionId);
+    return { message: 'You are signed out.' };
   }
 
   /** The signed-in user of a request, or null: a forged, expired or outdated token counts as none. */
   async userFromRequest(request: FastifyRequest): Promise<AuthUser | null> {
-    return this.userFromToken(extractToken(request.headers.authorization, request.headers.cookie));
+    const outcome = await this.checkToken(
+      extractToken(request.headers.authorization, request.headers.cookie),
+    );
+    return outcome && 'user' in outcome ? outcome.user : null;
+  }
+
+  /** The same, saying why a token of a session ended elsewhere no longer works (the web app tells its user). */
+  async authenticateRequest(request: FastifyRequest): Promise<AuthUser> {
+    const outcome = await this.checkToken(
+      extractToken(request.headers.authorization, request.headers.cookie),
+    );
+    if (outcome && 'user' in outcome) return outcome.user;
+    if (outcome?.endedMessage) throw new AppError(401, errorCodes.sessionEnded, outcome.endedMessage);
+    throw unauthenticated();
+  }
+
+  /** The token's user, or null. */
+  async userFromToken(token: string | null): Promise<TokenUser | null> {
+    const outcome = await this.checkToken(token);
+    return outcome && 'user' in outcome ? outcome.user : null;
   }
 
   /**
-   * The token's user with its expiry and full name (the realtime layer shows it in typing indicators).
-   * Both steps are cached (docs/decisions/0011-request-caches.md): a verified signature until the token
-   * expires, and the account's state for at most a second, so a revocation (a password reset bumps the
-   * token version) takes effect within a second everywhere, and at once on the instance that made it.
+   * Checks a token: its signature (cached until it expires, docs/decisions/0011-request-caches.md), its
+   * session (open, cached for a second) and its account (verified, same token version; cached for a
+   * second). An ended session takes effect within a second everywhere, and at once on the instance that
+   * ended it (and on the others through the cluster signal).
    */
-  async userFromToken(
+  private async checkToken(
     token: string | null,
-  ): Promise<(AuthUser & { fullName: string; exp: number; tokenVersion: number }) | null> {
+  ): Promise<{ user: TokenUser } | { endedMessage: string | null } | null> {
     if (!token) return null;
     let claims = this.verifiedTokens.get(token);
     if (!claims) {
@@ -245,17 +409,28 @@ export class AuthService {
       this.verifiedTokens.set(token, claims);
     }
     if (claims.exp * 1000 <= Date.now()) return null;
-    const account = await this.accounts.fetch(claims.id);
+    const [account, session] = await Promise.all([
+      this.accounts.fetch(claims.id),
+      this.deps.sessions.state(claims.sessionId),
+    ]);
     if (!account || 'missing' in account || !account.verified) return null;
     if (account.tokenVersion !== claims.tokenVersion) return null;
+    if (!session || session.userId !== claims.id) return null;
+    if (session.endedAt) {
+      const reason = session.endReason as keyof typeof endedSessionMessages | null;
+      return { endedMessage: (reason && endedSessionMessages[reason]) ?? null };
+    }
     return {
-      id: account.id,
-      username: account.username,
-      email: account.email,
-      isOperator: account.isOperator,
-      fullName: account.fullName,
-      exp: claims.exp,
-      tokenVersion: claims.tokenVersion,
+      user: {
+        id: account.id,
+        username: account.username,
+        email: account.email,
+        isOperator: account.isOperator,
+        sessionId: claims.sessionId,
+        fullName: account.fullName,
+        exp: claims.exp,
+        tokenVersion: claims.tokenVersion,
+      },
     };
   }
 
@@ -303,7 +478,7 @@ export class AuthService {
     const invalid = () => badRequest('This reset link is invalid or has expired. Please request a new one.');
     // The link first: a bogus one costs a lookup, not a password hash.
     if (!(await authRepository.findUsableReset(this.db, sha256(token)))) throw invalid();
-    const passwordHash = await hash(newPassword, hashOptions);
+    const passwordHash = await hashPassword(newPassword);
     return this.deps.transact(async (tx, afterCommit) => {
       const reset = await authRepository.lockUsableReset(tx, sha256(token));
       if (!reset) throw invalid();
@@ -331,7 +506,9 @@ export class AuthService {
         },
         tx,
       );
-      // Every instance forgets the account's cached state and closes the sockets its old tokens opened.
+      // Every session ends; every instance forgets the account's cached state and closes the sockets its
+      // old tokens opened.
+      await this.deps.sessions.endAll(user.id, 'password-reset', { db: tx, afterCommit });
       afterCommit(() =>
         this.deps.events.signal('account-changed', { userId: user.id, tokenVersion: user.tokenVersion + 1 }),
       );
@@ -347,4 +524,11 @@ export class AuthService {
       throw new AppError(503, errorCodes.unavailable, 'Could not send the email. Please try again later.');
     }
   }
+}
+
+/** What a wrong second factor is told, by the kind that was given. */
+export function invalidFactorMessage(given: { code?: unknown; recoveryCode?: unknown; passkey?: unknown }) {
+  if (given.recoveryCode) return 'That recovery code is not valid or was used already.';
+  if (given.passkey) return 'The passkey could not be verified. Please try again.';
+  return 'That code is not right. Please try the current code from your authenticator app.';
 }

@@ -606,11 +606,16 @@ describe('GET /api/auth/me', () => {
   it('refuses an expired token signed with the right secret', async () => {
     const user = await signUp(server);
     const secret = await jwtSecret();
-    const claims = { id: user.user.id, username: user.username, email: user.email, ver: 0 };
+    const { sid } = decodeJwt(user.token);
+    const claims = { id: user.user.id, username: user.username, email: user.email, ver: 0, sid };
     const now = Math.floor(Date.now() / 1000);
     // The same claims signed the same way are accepted while they have not expired.
     const fresh = await sign(claims, secret, now + 60);
     expect((await server.get('/api/auth/me', { token: fresh })).status).toBe(200);
+    // A token that names no session (as issued before sessions existed) is refused, even well signed.
+    const { sid: _session, ...sessionless } = claims;
+    const old = await sign(sessionless, secret, now + 60);
+    expect((await server.get('/api/auth/me', { token: old })).status).toBe(401);
 
     const expired = await sign(claims, secret, now - 60);
     const response = await server.get('/api/auth/me', { token: expired });

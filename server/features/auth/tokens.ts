@@ -1,10 +1,20 @@
 import { jwtVerify, SignJWT } from 'jose';
-import { limits } from '../../../contract/limits';
+import { readCookie } from './device';
 
 export type TokenSubject = { id: number; username: string; email: string; tokenVersion: number };
-export type VerifiedToken = { id: number; username: string; email: string; tokenVersion: number };
+export type VerifiedToken = {
+  id: number;
+  username: string;
+  email: string;
+  tokenVersion: number;
+  /** The session the token belongs to: it is good only while that session is open. */
+  sessionId: string;
+};
 
-/** HS256 sign-in tokens carrying id, username, email and exp (spec §3), plus the user's token version. */
+/**
+ * HS256 sign-in tokens carrying id, username, email and exp (spec §3), plus the user's token version and
+ * the session (`sid`) they were issued for.
+ */
 export class TokenSigner {
   private readonly key: Uint8Array;
 
@@ -12,16 +22,17 @@ export class TokenSigner {
     this.key = new TextEncoder().encode(secret);
   }
 
-  sign(subject: TokenSubject): Promise<string> {
+  sign(subject: TokenSubject, session: { id: string; expiresAt: Date }): Promise<string> {
     return new SignJWT({
       id: subject.id,
       username: subject.username,
       email: subject.email,
       ver: subject.tokenVersion,
+      sid: session.id,
     })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setIssuedAt()
-      .setExpirationTime(Math.floor(Date.now() / 1000) + limits.tokenLifetimeSeconds)
+      .setExpirationTime(Math.floor(session.expiresAt.getTime() / 1000))
       .sign(this.key);
   }
 
@@ -29,10 +40,11 @@ export class TokenSigner {
   async verify(token: string): Promise<(VerifiedToken & { exp: number }) | null> {
     try {
       const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'] });
-      const { id, username, email, ver, exp } = payload as Record<string, unknown>;
+      const { id, username, email, ver, exp, sid } = payload as Record<string, unknown>;
       if (typeof id !== 'number' || typeof username !== 'string' || typeof email !== 'string') return null;
-      if (typeof exp !== 'number') return null;
-      return { id, username, email, tokenVersion: typeof ver === 'number' ? ver : 0, exp };
+      // A token from before sessions existed names none: it is refused, and its user signs in again.
+      if (typeof exp !== 'number' || typeof sid !== 'string') return null;
+      return { id, username, email, tokenVersion: typeof ver === 'number' ? ver : 0, sessionId: sid, exp };
     } catch {
       return null;
     }
@@ -45,16 +57,5 @@ export function extractToken(
   cookieHeader: string | undefined,
 ): string | null {
   if (authorization?.startsWith('Bearer ')) return authorization.slice('Bearer '.length).trim() || null;
-  if (!cookieHeader) return null;
-  for (const part of cookieHeader.split(';')) {
-    const [name, ...rest] = part.trim().split('=');
-    if (name === 'auth_token') {
-      try {
-        return decodeURIComponent(rest.join('=')) || null;
-      } catch {
-        return null; // malformed percent-encoding: no token, not a 500
-      }
-    }
-  }
-  return null;
+  return readCookie(cookieHeader, 'auth_token');
 }
