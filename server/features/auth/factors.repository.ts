@@ -200,7 +200,11 @@ export const factorsRepository = {
             : expect.userId === null
               ? isNull(webauthnChallenges.userId)
               : eq(webauthnChallenges.userId, expect.userId),
-          expect.boundTo === undefined ? undefined : eq(webauthnChallenges.boundTo, expect.boundTo ?? ''),
+          expect.boundTo === undefined
+            ? undefined
+            : expect.boundTo === null
+              ? isNull(webauthnChallenges.boundTo)
+              : eq(webauthnChallenges.boundTo, expect.boundTo),
         ),
       )
       .returning({ challenge: webauthnChallenges.challenge });
