@@ -43,7 +43,7 @@ const stepUpMessage =
 const passwordStepUpMessage = 'Please confirm it is you first: enter your password.';
 
 /**
- * What a signed-in user does to protect their account (docs/decisions/0021-account-security.md): turning
+ * What a signed-in user does to protect their account (docs/decisions/0023-account-security.md): turning
  * on an authenticator app or passkeys, seeing and ending sessions, changing the password or the email, and
  * step-up — a second factor given in the last 10 minutes of this session before money leaves or the account
  * changes (STEP_UP_REQUIRED otherwise), so a stolen session or password alone cannot do either.

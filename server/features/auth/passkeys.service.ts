@@ -17,7 +17,7 @@ import { factorsRepository } from './factors.repository';
 export type PasskeyPurpose = 'register' | 'sign-in' | 'second-factor' | 'step-up';
 
 /**
- * Passkeys (WebAuthn), verified by @simplewebauthn/server (docs/decisions/0021-account-security.md). The
+ * Passkeys (WebAuthn), verified by @simplewebauthn/server (docs/decisions/0023-account-security.md). The
  * relying party is PUBLIC_URL: its host name is the RP id and its origin the only origin accepted. Each
  * challenge is stored when handed out and used once, so a response can be checked on any instance.
  */

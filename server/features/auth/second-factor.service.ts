@@ -24,7 +24,7 @@ const totpWindow = 1;
 const recoveryAlphabet = 'abcdefghijklmnopqrstuvwxyz234567';
 
 /**
- * Second factors (docs/decisions/0021-account-security.md): an authenticator app (TOTP, RFC 6238, by
+ * Second factors (docs/decisions/0023-account-security.md): an authenticator app (TOTP, RFC 6238, by
  * otpauth) whose secret is stored encrypted and whose codes are accepted once each, single-use recovery
  * codes stored as hashes, and passkeys (PasskeysService). Wrong factors are counted per account in the
  * shared rate limits, so guessing is slow on every instance together.
