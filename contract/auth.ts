@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { limits } from './limits';
-import { userSchema } from './users';
+import { ownUserSchema } from './users';
 
 const email = z
   .string({ error: 'Email is required' })
@@ -40,7 +40,8 @@ export const loginRequestSchema = z.object({
 });
 export type LoginRequest = z.input<typeof loginRequestSchema>;
 
-export const loginResponseSchema = z.object({ token: z.string(), user: userSchema });
+/** The signed-in user sees all of their own record (privacy hides details from others only). */
+export const loginResponseSchema = z.object({ token: z.string(), user: ownUserSchema });
 export type LoginResponse = z.infer<typeof loginResponseSchema>;
 
 export const messageResponseSchema = z.object({ message: z.string() });

@@ -10,11 +10,15 @@ export const profileSchema = z.object({
   occupation: z.string().nullable(),
 });
 
-/** A user as anyone signed in may see it (spec §3 User). Never carries secrets. */
+/**
+ * A user as the viewer may see it (spec §3 User). Never carries secrets. The email, date of birth and
+ * address follow their owner's privacy settings: hidden means absent (the email key is left out; the
+ * profile's date_of_birth and address, nullable already, are null). The user always sees all of their own.
+ */
 export const userSchema = z.object({
   id: z.number().int(),
   username: z.string(),
-  email: z.string(),
+  email: z.string().optional(),
   full_name: z.string(),
   createdAt: z.string(),
   updatedAt: z.string(),
@@ -22,6 +26,43 @@ export const userSchema = z.object({
 });
 export type User = z.infer<typeof userSchema>;
 export const userListSchema = z.array(userSchema);
+
+/** Who sees a detail: anyone signed in, the people the user shares a deal with, or the user alone. */
+export const visibilities = ['everyone', 'deal-partners', 'only-me'] as const;
+export type Visibility = (typeof visibilities)[number];
+const visibilityOf = (detail: string) =>
+  z.enum(visibilities, { error: `Who sees your ${detail}: choose everyone, deal-partners or only-me` });
+
+/** Who sees the user's email, date of birth and address (default: deal-partners). */
+export const privacySchema = z.object({
+  email: visibilityOf('email'),
+  dateOfBirth: visibilityOf('date of birth'),
+  address: visibilityOf('address'),
+});
+export type Privacy = z.infer<typeof privacySchema>;
+export type PrivacyField = keyof Privacy;
+
+/** PUT /user-profile/privacy: any of the three settings; the ones left out keep their value. */
+export const privacyUpdateSchema = z
+  .strictObject(privacySchema.partial().shape, {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys'
+        ? `Unknown privacy setting: ${issue.keys.join(', ')}. The settings are email, dateOfBirth and address.`
+        : undefined,
+  })
+  .refine(
+    (change) => Object.keys(change).length > 0,
+    'Choose a setting to change: email, dateOfBirth or address',
+  );
+export type PrivacyUpdate = z.infer<typeof privacyUpdateSchema>;
+
+/** The user as they see themselves: everything, the email always. */
+export const ownUserSchema = userSchema.extend({ email: z.string() });
+export type OwnUser = z.infer<typeof ownUserSchema>;
+
+/** GET /user-profile: the caller's own profile, with their privacy settings. */
+export const ownProfileSchema = ownUserSchema.extend({ privacy: privacySchema });
+export type OwnProfile = z.infer<typeof ownProfileSchema>;
 
 const optionalText = z
   .string()
@@ -59,7 +100,7 @@ function isPastIsoDate(value: string): boolean {
   return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value) && date.getTime() < Date.now();
 }
 
-export const profileUpdateResponseSchema = z.object({ message: z.string(), user: userSchema });
+export const profileUpdateResponseSchema = z.object({ message: z.string(), user: ownProfileSchema });
 
 export const uploadPictureResponseSchema = z.object({
   success: z.literal(true),

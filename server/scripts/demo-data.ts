@@ -57,7 +57,7 @@ const seedSteps: SeedStep[] = [
 async function seedUsers(context: SeedContext) {
   const { services } = context;
   for (const demo of demoUsers) {
-    const existing = await services.users.getByUsername(demo.username).catch(() => undefined);
+    const existing = await services.users.findVerifiedByUsername(demo.username).catch(() => undefined);
     if (existing) {
       context.userIds[demo.username] = existing.id;
       context.log(`${demo.username} exists already (left as it is)`);
@@ -85,7 +85,7 @@ async function seedUsers(context: SeedContext) {
     const key = mail?.link.split('/').pop();
     if (!key) throw new Error(`no verification mail was produced for ${demo.username}`);
     await services.auth.verifyEmail(key);
-    const user = await services.users.getByUsername(demo.username);
+    const user = await services.users.findVerifiedByUsername(demo.username);
     await services.profile.update(user.id, {
       full_name: demo.full_name,
       occupation: demo.occupation,

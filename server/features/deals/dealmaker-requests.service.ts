@@ -66,7 +66,7 @@ export class DealmakerRequestsService {
   /** Users a dealer may request as dealmaker: never the caller, nor the deal's dealers or dealmaker. */
   async candidates(callerId: number, keyword: string, dealId: number | undefined) {
     const excludeIds = [callerId, ...(dealId ? await this.deals.participantIds(dealId) : [])];
-    return this.users.list({ keyword, excludeIds });
+    return this.users.list({ viewerId: callerId, keyword, excludeIds });
   }
 
   /** The requests of a deal, for its dealers. */

@@ -3,11 +3,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBodySchema } from '../../../contract/errors';
 import {
+  ownProfileSchema,
+  privacySchema,
+  privacyUpdateSchema,
   profileUpdateResponseSchema,
   profileUpdateSchema,
   successResponseSchema,
   uploadPictureResponseSchema,
-  userSchema,
 } from '../../../contract/users';
 import { AppError, badRequest, notFound } from '../../lib/errors';
 import { currentUser, routeDefaults } from '../../lib/route-guard';
@@ -16,8 +18,23 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
   routeDefaults(app, { tags: ['profile'], signedIn: true });
   const profile = app.services.profile;
 
-  app.get('/api/user-profile', { schema: { response: { 200: userSchema } } }, async (request) =>
+  app.get('/api/user-profile', { schema: { response: { 200: ownProfileSchema } } }, async (request) =>
     profile.get(currentUser(request).id),
+  );
+
+  app.put(
+    '/api/user-profile/privacy',
+    {
+      schema: {
+        description:
+          'Who sees your email, date of birth and address: `everyone`, `deal-partners` (the creator, ' +
+          'counterpart and dealmaker of any deal you take part in) or `only-me`. Settings left out keep ' +
+          'their value; answers all three.',
+        body: privacyUpdateSchema,
+        response: { 200: privacySchema },
+      },
+    },
+    async (request) => profile.updatePrivacy(currentUser(request).id, request.body),
   );
 
   app.post(

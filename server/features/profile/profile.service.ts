@@ -1,11 +1,11 @@
-import type { ProfileChanges } from '../../../contract/users';
+import type { PrivacyUpdate, ProfileChanges } from '../../../contract/users';
 import type { Db } from '../../db/client';
 import type { Transact } from '../../db/transaction';
 import { notFound } from '../../lib/errors';
 import { normalizeProfilePicture } from '../../lib/images';
 import type { RateLimits } from '../../lib/rate-limits';
 import { randomToken } from '../../lib/secrets';
-import { presentUser, profilePicturePath } from '../users/users.presenter';
+import { presentOwnProfile, presentPrivacy, profilePicturePath } from '../users/users.presenter';
 import type { UsersService } from '../users/users.service';
 import { profilePicturesRepository } from './profile.repository';
 
@@ -26,7 +26,7 @@ export class ProfileService {
   async get(userId: number) {
     const row = await this.users.findAccountById(userId);
     if (!row) throw notFound('User not found');
-    return presentUser(row);
+    return presentOwnProfile(row);
   }
 
   async update(userId: number, changes: ProfileChanges) {
@@ -37,7 +37,14 @@ export class ProfileService {
       occupation: changes.occupation,
     });
     if (!row) throw notFound('User not found');
-    return { message: 'Profile updated successfully!', user: presentUser(row) };
+    return { message: 'Profile updated successfully!', user: presentOwnProfile(row) };
+  }
+
+  /** Who sees the user's email, date of birth and address; settings left out keep their value. */
+  async updatePrivacy(userId: number, changes: PrivacyUpdate) {
+    const row = await this.users.updatePrivacy(userId, changes);
+    if (!row) throw notFound('User not found');
+    return presentPrivacy(row);
   }
 
   /** Replaces the user's picture with the re-encoded upload; the old picture is deleted with it. */

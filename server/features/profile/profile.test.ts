@@ -18,6 +18,8 @@ const notAnImage = {
 };
 const pictureUrl = /^\/uploads\/profile-pictures\/[A-Za-z0-9_-]+\.webp$/;
 const dateMessage = 'Date of birth must be a past date (YYYY-MM-DD)';
+/** Who sees a new user's email, date of birth and address: the people they share a deal with. */
+const defaultPrivacy = { email: 'deal-partners', dateOfBirth: 'deal-partners', address: 'deal-partners' };
 
 function image(width: number, height: number) {
   return sharp({ create: { width, height, channels: 3, background: { r: 200, g: 40, b: 90 } } });
@@ -59,7 +61,7 @@ async function picturesOf(user: SignedUpUser) {
 }
 
 describe('GET /api/user-profile', () => {
-  it("answers the caller's own profile", async () => {
+  it("answers the caller's own profile, with who may see its private details", async () => {
     const user = await signUp(server);
     const response = await server.get('/api/user-profile', { token: user.token });
     expect(response.status).toBe(200);
@@ -71,6 +73,7 @@ describe('GET /api/user-profile', () => {
       createdAt: user.user.createdAt,
       updatedAt: user.user.updatedAt,
       profile: { profile_picture: null, date_of_birth: null, address: null, occupation: null },
+      privacy: defaultPrivacy,
     });
     expect(JSON.stringify(response.body)).not.toMatch(/password|hash|verification|token/i);
   });
@@ -109,6 +112,7 @@ describe('POST /api/user-profile', () => {
         address: '1 Navy Yard, Arlington',
         occupation: 'Rear admiral',
       },
+      privacy: defaultPrivacy,
     };
     expect(response.body).toEqual({ message: 'Profile updated successfully!', user: expected });
     expect(Date.parse(response.body.user.updatedAt)).toBeGreaterThan(Date.parse(user.user.updatedAt));

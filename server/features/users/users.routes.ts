@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { pageQuerySchema } from '../../../contract/fields';
 import { userListSchema, userSchema, userSearchQuerySchema } from '../../../contract/users';
-import { routeDefaults } from '../../lib/route-guard';
+import { currentUser, routeDefaults } from '../../lib/route-guard';
 
 export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
   routeDefaults(app, { tags: ['users'], signedIn: true });
@@ -16,7 +16,12 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: userListSchema },
       },
     },
-    async (request) => users.list({ limit: request.query.limit, beforeId: request.query.before }),
+    async (request) =>
+      users.list({
+        viewerId: currentUser(request).id,
+        limit: request.query.limit,
+        beforeId: request.query.before,
+      }),
   );
 
   app.get(
@@ -27,7 +32,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: userListSchema },
       },
     },
-    async (request) => users.list({ keyword: request.query.q }),
+    async (request) => users.list({ viewerId: currentUser(request).id, keyword: request.query.q }),
   );
 
   app.get(
@@ -38,6 +43,6 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: userSchema },
       },
     },
-    async (request) => users.getByUsername(request.params.username),
+    async (request) => users.getByUsername(request.params.username, currentUser(request).id),
   );
 };

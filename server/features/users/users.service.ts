@@ -1,8 +1,9 @@
 import { limits } from '../../../contract/limits';
+import type { PrivacyUpdate } from '../../../contract/users';
 import type { Db, DbOrTx, Tx } from '../../db/client';
 import type { UserRow, users } from '../../db/schema';
 import { notFound } from '../../lib/errors';
-import { presentUser } from './users.presenter';
+import { presentUserTo, type Relationship } from './users.presenter';
 import { usersRepository } from './users.repository';
 
 type AccountChanges = Partial<typeof users.$inferInsert>;
@@ -17,18 +18,31 @@ export class UsersService {
 
   // ── The directory ──
 
-  async list(options: { keyword?: string; excludeIds?: number[]; limit?: number; beforeId?: number }) {
-    const rows = await usersRepository.list(this.db, {
+  /** A page of the directory as the viewer may see it (privacy: presentUserTo). */
+  async list(options: {
+    viewerId: number;
+    keyword?: string;
+    excludeIds?: number[];
+    limit?: number;
+    beforeId?: number;
+  }) {
+    const found = await usersRepository.list(this.db, {
+      viewerId: options.viewerId,
       keyword: options.keyword,
       excludeIds: options.excludeIds,
       beforeId: options.beforeId,
       limit: Math.min(options.limit ?? limits.page.defaultLimit, limits.page.maxLimit),
     });
-    return rows.map(presentUser);
+    return found.map(({ user, sharesDeal }) =>
+      presentUserTo(user, relationship(options.viewerId, user.id, sharesDeal)),
+    );
   }
 
-  async getByUsername(username: string) {
-    return presentUser(await this.findVerifiedByUsername(username));
+  /** One verified user as the viewer may see them; 404 when there is none. */
+  async getByUsername(username: string, viewerId: number) {
+    const found = await usersRepository.findByUsernameFor(this.db, username, viewerId);
+    if (!found?.user.verifiedAt) throw notFound('User not found');
+    return presentUserTo(found.user, relationship(viewerId, found.user.id, found.sharesDeal));
   }
 
   /** The account row of a verified user, for other features' rules; 404 when there is none. */
@@ -78,4 +92,22 @@ export class UsersService {
   updateAccount(id: number, changes: AccountChanges, db: DbOrTx = this.db): Promise<UserRow | undefined> {
     return usersRepository.update(db, id, changes);
   }
+
+  /**
+   * Changes who sees the user's email, date of birth and address. Unlike a profile edit it leaves
+   * updatedAt alone: a profile's Last Updated tells others about the details they read, and who may
+   * read them is not one of those details.
+   */
+  updatePrivacy(id: number, changes: PrivacyUpdate): Promise<UserRow | undefined> {
+    return usersRepository.updateVisibility(this.db, id, {
+      emailVisibility: changes.email,
+      dateOfBirthVisibility: changes.dateOfBirth,
+      addressVisibility: changes.address,
+    });
+  }
+}
+
+function relationship(viewerId: number, userId: number, sharesDeal: boolean): Relationship {
+  if (viewerId === userId) return 'self';
+  return sharesDeal ? 'deal-partner' : 'stranger';
 }

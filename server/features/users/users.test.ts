@@ -145,14 +145,15 @@ describe('GET /api/auth/users/search', () => {
 });
 
 describe('GET /api/auth/users/{username}', () => {
-  it('answers the user, in any letter case', async () => {
+  it('answers the user, in any letter case, without the email a stranger may not see', async () => {
     for (const name of ['bob.jones', 'BOB.JONES', 'Bob.Jones']) {
       const response = await get(`/api/auth/users/${name}`);
       expect(response.status).toBe(200);
+      // Alice shares no deal with Bob, and Bob's email is for his deal partners (the default).
+      expect(response.body).not.toHaveProperty('email');
       expect(response.body).toEqual({
         id: bob.user.id,
         username: 'bob.jones',
-        email: bob.email,
         full_name: 'Robert ALICE Jones',
         createdAt: bob.user.createdAt,
         updatedAt: expect.any(String),
@@ -169,7 +170,7 @@ describe('GET /api/auth/users/{username}', () => {
     }
   });
 
-  it('shows the profile details the user filled in', async () => {
+  it('shows the profile details the user filled in, the private ones only as the user allows', async () => {
     const updated = await server.post('/api/user-profile', {
       token: carol.token,
       body: {
@@ -180,6 +181,21 @@ describe('GET /api/auth/users/{username}', () => {
       },
     });
     expect(updated.status).toBe(200);
+    // Dave shares no deal with Carol: her date of birth and address are for her deal partners (the default).
+    const hidden = await get('/api/auth/users/carol50', dave.token);
+    expect(hidden.status).toBe(200);
+    expect(hidden.body.profile).toEqual({
+      profile_picture: null,
+      date_of_birth: null,
+      address: null,
+      occupation: 'Broker',
+    });
+
+    const shown = await server.put('/api/user-profile/privacy', {
+      token: carol.token,
+      body: { dateOfBirth: 'everyone', address: 'everyone' },
+    });
+    expect(shown.status).toBe(200);
     const response = await get('/api/auth/users/carol50', dave.token);
     expect(response.status).toBe(200);
     expect(response.body.profile).toEqual({

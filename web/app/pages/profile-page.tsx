@@ -2,7 +2,7 @@ import { LoadFailedCard } from '../../components/ui/error-retry';
 import { PageContainer, PageHeader } from '../../components/ui/page-header';
 import { LoadingState } from '../../components/ui/spinner';
 import { NotificationSettings } from '../../features/notifications';
-import { ProfileInfoCard, ProfilePictureCard, useMyProfile } from '../../features/profile';
+import { PrivacyCard, ProfileInfoCard, ProfilePictureCard, useMyProfile } from '../../features/profile';
 
 export function ProfilePage() {
   const profile = useMyProfile();
@@ -18,6 +18,7 @@ export function ProfilePage() {
           <ProfilePictureCard user={profile.data} />
           <div className="grid min-w-0 gap-6">
             <ProfileInfoCard user={profile.data} />
+            <PrivacyCard />
             <NotificationSettings />
           </div>
         </div>

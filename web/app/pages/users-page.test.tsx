@@ -28,13 +28,19 @@ describe('UsersPage', () => {
       if (url === '/api/auth/users/search?q=ca' || url === '/api/auth/users/search?q=c')
         return json([member(2, 'carol', 'Carol Smith')]);
       if (url.startsWith('/api/auth/users/search')) return json([]);
-      return json([member(2, 'carol', 'Carol Smith'), member(1, 'bob', '')]);
+      const { email: _hidden, ...bob } = member(1, 'bob', '');
+      return json([member(2, 'carol', 'Carol Smith'), bob]);
     });
     const { container } = await renderInApp(<UsersPage />);
     await waitFor(() => expect(container.querySelectorAll('main li, ul > li')).toHaveLength(2));
     expect(container.textContent).toContain('Carol Smith');
     expect(container.textContent).toContain('@bob');
     expect(container.textContent).toContain('Joined Mar 4, 2025');
+    // An email the member hides from the viewer is absent from the answer: the card just leaves it out.
+    expect(container.textContent).toContain('carol@example.com');
+    expect(container.textContent).not.toContain('undefined');
+    const bobCard = [...container.querySelectorAll('li')].find((li) => li.textContent?.includes('@bob'));
+    expect(bobCard?.textContent).not.toContain('@example.com');
     const link = [...container.querySelectorAll('a')].find((a) => a.textContent === 'View Profile');
     expect(link?.getAttribute('href')).toBe('/users/carol');
 

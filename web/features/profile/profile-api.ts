@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { limits } from '../../../contract/limits';
-import type { User } from '../../../contract/users';
+import type { OwnProfile, Privacy, User } from '../../../contract/users';
 import { api } from '../../lib/api';
 import { currentUserQueryKey, fetchCurrentUser } from '../auth';
 import { usersQueryKey } from '../users';
@@ -72,3 +72,31 @@ export const useRemovePicture = () =>
     () => api.delete<{ success: true }>('/user-profile/profile-picture'),
     (user) => ({ ...user, profile: { ...user.profile, profile_picture: null } }),
   );
+
+/** Who sees the user's email, date of birth and address: part of the own profile (GET /user-profile). */
+export const privacyQueryKey = ['user-privacy'] as const;
+
+export function usePrivacySettings() {
+  const queryClient = useQueryClient();
+  return useQuery({
+    queryKey: privacyQueryKey,
+    queryFn: async ({ signal }) => (await api.get<OwnProfile>('/user-profile', { signal })).privacy,
+    // The own profile the page has loaded already carries them; the sign-in answer's copy does not.
+    initialData: () => queryClient.getQueryData<Partial<OwnProfile>>(currentUserQueryKey)?.privacy,
+    initialDataUpdatedAt: () => queryClient.getQueryState(currentUserQueryKey)?.dataUpdatedAt,
+  });
+}
+
+/** PUT /user-profile/privacy; the answer (all three settings) replaces the cached ones. */
+export function useSavePrivacy() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (privacy: Privacy) => api.put<Privacy>('/user-profile/privacy', privacy),
+    onSuccess: (privacy) => {
+      queryClient.setQueryData(privacyQueryKey, privacy);
+      queryClient.setQueryData<Partial<OwnProfile>>(currentUserQueryKey, (user) =>
+        user?.privacy ? { ...user, privacy } : user,
+      );
+    },
+  });
+}

@@ -19,7 +19,9 @@ export function ProfileInfoCard({ user }: { user: User }) {
         <div>
           <CardTitle>{editing ? 'Edit Profile' : 'Profile Information'}</CardTitle>
           <CardDescription>
-            {editing ? 'Update your personal details.' : 'Your personal details as other members see them.'}
+            {editing
+              ? 'Update your personal details.'
+              : 'Your personal details. Choose under Privacy who else sees them.'}
           </CardDescription>
         </div>
         {!editing && (

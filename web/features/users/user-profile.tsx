@@ -48,16 +48,21 @@ export function UserProfileHeader({ user }: { user: User }) {
   );
 }
 
-/** The Profile Details tab: the always-present fields, then occupation, birth date and address when given. */
+/**
+ * The Profile Details tab: the always-present fields, then occupation, birth date and address when
+ * present. The email, birth date and address are absent when their owner hides them from the viewer.
+ */
 export function UserProfileDetails({ user }: { user: User }) {
   const rows: Array<{ icon: ReactNode; label: string; value: string | null }> = [
     { icon: <UserIcon size={18} />, label: 'Username', value: user.username },
     { icon: <UserIcon size={18} />, label: 'Full Name', value: user.full_name },
-    { icon: <MailIcon size={18} />, label: 'Email', value: user.email },
+  ];
+  if (user.email) rows.push({ icon: <MailIcon size={18} />, label: 'Email', value: user.email });
+  rows.push(
     { icon: <CalendarIcon size={18} />, label: 'Member Since', value: formatLongDate(user.createdAt) },
     { icon: <ClockIcon size={18} />, label: 'Last Updated', value: formatLongDate(user.updatedAt) },
-  ];
-  // Optional details appear only when the user filled them in.
+  );
+  // Optional details appear only when the user filled them in and lets the viewer see them.
   if (user.profile.occupation) {
     rows.push({ icon: <BriefcaseIcon size={18} />, label: 'Occupation', value: user.profile.occupation });
   }
