@@ -71,6 +71,18 @@ export function withOriginalClientKey<E extends keyof ServerEvents>(event: E, pa
 /** The same events as Socket.IO listener signatures. */
 export type ServerEventListeners = { [E in keyof ServerEvents]: (payload: ServerEvents[E]) => void };
 
+/** Server → one socket, about that socket itself (never published to a room). */
+export type SocketNotices = {
+  /**
+   * The socket sent events faster than allowed and this one (`event`) was dropped; a socket that goes on
+   * is disconnected. An acknowledgement the dropped event asked for answers `{ ok: false, message }`.
+   */
+  'rate-limited': { message: string; event: string };
+};
+/** Everything a socket may receive. */
+export type SocketEvents = ServerEvents & SocketNotices;
+export type SocketEventListeners = { [E in keyof SocketEvents]: (payload: SocketEvents[E]) => void };
+
 /** Client → server events (spec §7): ids may arrive as numbers or numeric strings. */
 export type ClientEvents = {
   'join-user-room': (userId: number | string) => void;

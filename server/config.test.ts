@@ -8,6 +8,7 @@ const variables = [
   'DATA_DIR',
   'DATABASE_URL',
   'REDIS_URL',
+  'REDIS_PREFIX',
   'SMTP_URL',
   'PUBLIC_URL',
   'JWT_SECRET',
@@ -45,6 +46,7 @@ describe('loadConfig', () => {
       dataDir: path.resolve('./data'),
       databaseUrl: undefined,
       redisUrl: undefined,
+      redisPrefix: expect.stringMatching(/^dealmaker:[0-9a-f]{12}$/),
       smtpUrl: undefined,
       publicUrl: 'http://localhost:3000',
       jwtSecret: undefined,
@@ -66,6 +68,7 @@ describe('loadConfig', () => {
         DATA_DIR: '/var/lib/dealmaker',
         DATABASE_URL: 'postgres://app:pw@db:5432/dealmaker',
         REDIS_URL: 'redis://cache:6379/0',
+        REDIS_PREFIX: 'deals-eu:prod',
         SMTP_URL: 'smtps://mailer:pw@smtp.example.com:465',
         PUBLIC_URL: 'https://deals.example.com/',
         JWT_SECRET: secret,
@@ -82,6 +85,7 @@ describe('loadConfig', () => {
       dataDir: '/var/lib/dealmaker',
       databaseUrl: 'postgres://app:pw@db:5432/dealmaker',
       redisUrl: 'redis://cache:6379/0',
+      redisPrefix: 'deals-eu:prod',
       smtpUrl: 'smtps://mailer:pw@smtp.example.com:465',
       publicUrl: 'https://deals.example.com',
       jwtSecret: secret,
@@ -117,6 +121,30 @@ describe('loadConfig', () => {
     expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(false);
   });
 
+  it('derives REDIS_PREFIX from the database: the same for one database, different for another', () => {
+    const prefix = (env: NodeJS.ProcessEnv) => loadConfig(env).redisPrefix;
+    const database = 'postgres://app:pw@db.example.com:5432/dealmaker';
+    expect(prefix({ DATABASE_URL: database })).toMatch(/^dealmaker:[0-9a-f]{12}$/);
+    // Whoever signs in, however: one database.
+    for (const same of [
+      'postgres://migrator:other@DB.example.com/dealmaker',
+      'postgresql://app@db.example.com:5432/dealmaker?sslmode=require',
+    ]) {
+      expect(prefix({ DATABASE_URL: same }), same).toBe(prefix({ DATABASE_URL: database }));
+    }
+    for (const other of [
+      'postgres://app:pw@db.example.com:5432/dealmaker_staging',
+      'postgres://app:pw@db2.example.com:5432/dealmaker',
+      'postgres://app:pw@db.example.com:5433/dealmaker',
+    ]) {
+      expect(prefix({ DATABASE_URL: other }), other).not.toBe(prefix({ DATABASE_URL: database }));
+    }
+    // Embedded: the data folder.
+    expect(prefix({ DATA_DIR: '/srv/a' })).not.toBe(prefix({ DATA_DIR: '/srv/b' }));
+    expect(prefix({ DATA_DIR: '/srv/a' })).toBe(prefix({ DATA_DIR: '/srv/a/' }));
+    expect(prefix({ DATA_DIR: '/srv/a', REDIS_PREFIX: 'mine' })).toBe('mine');
+  });
+
   it('ignores variables it does not know', () => {
     expect(loadConfig({ PATH: '/usr/bin', NODE_ENV: 'production', HOME: '' })).toEqual(loadConfig({}));
   });
@@ -129,6 +157,10 @@ describe('loadConfig', () => {
     ['DATABASE_URL', 'mysql://db/app'],
     ['DATABASE_URL', 'localhost:5432'],
     ['REDIS_URL', 'http://cache:6379'],
+    ['REDIS_PREFIX', 'deals*'],
+    ['REDIS_PREFIX', 'a b'],
+    ['REDIS_PREFIX', ':leading'],
+    ['REDIS_PREFIX', 'x'.repeat(101)],
     ['SMTP_URL', 'mail.example.com:25'],
     ['PUBLIC_URL', 'ftp://example.com'],
     ['PUBLIC_URL', 'example.com'],

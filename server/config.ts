@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
 import type { limits } from '../contract/limits';
+import type { SocketEventLimits } from './realtime/event-limits';
 
 type RateLimitRules = Record<keyof (typeof limits)['rateLimits'], { points: number; seconds: number }>;
 
@@ -23,6 +25,16 @@ const environmentSchema = z.object({
   DATA_DIR: z.string().trim().min(1).default('./data'),
   DATABASE_URL: optionalUrl(['postgres', 'postgresql'], 'PostgreSQL'),
   REDIS_URL: optionalUrl(['redis', 'rediss'], 'Redis'),
+  // Part of Redis channel patterns (the Socket.IO adapter subscribes with `<prefix>…#*`): no glob characters.
+  REDIS_PREFIX: z
+    .string()
+    .trim()
+    .max(100, 'must be at most 100 characters')
+    .regex(
+      /^[A-Za-z0-9][A-Za-z0-9:_.-]*$/,
+      'must be letters, digits and : _ . - (starting with a letter or digit)',
+    )
+    .optional(),
   SMTP_URL: optionalUrl(['smtp', 'smtps'], 'SMTP'),
   PUBLIC_URL: optionalUrl(['http', 'https'], 'http(s)'),
   JWT_SECRET: z
@@ -82,11 +94,12 @@ export type Config = {
   /** How often each instance looks for due deadlines (default 2 s; tests shorten it). Not read from the environment. */
   jobPollingSeconds?: number;
   /**
-   * Prefix of the Socket.IO Redis adapter's channels (default 'socket.io'). Only instances with the
-   * same prefix reach each other's sockets: tests give each group of servers its own, so parallel
-   * test files sharing one Redis never see each other's events. Not read from the environment.
+   * REDIS_PREFIX: the start of every Redis key and channel the product uses (the Socket.IO adapter's
+   * channels, the rate limits' counters). Only instances with the same prefix share events and counts,
+   * so deployments sharing one Redis stay apart: by default it is derived from the database
+   * (`defaultRedisPrefix`). Tests give each group of servers its own.
    */
-  redisKey?: string;
+  redisPrefix: string;
   /** How long a typing indicator lives without a stop (default `typingTimeoutMs` of realtime/typing.ts); tests shorten it. */
   typingTimeoutMs?: number;
   /**
@@ -96,6 +109,10 @@ export type Config = {
   rateLimits?: Partial<RateLimitRules>;
   /** How long a connection may take to send its request headers (default `headersTimeoutMs` of app.ts); tests shorten it. */
   headersTimeoutMs?: number;
+  /** How long a connection may take to send its whole request, body included (default `requestTimeoutMs` of app.ts); tests shorten it. */
+  requestTimeoutMs?: number;
+  /** How many events a socket and a user may send (default `defaultSocketEventLimits` of realtime/event-limits.ts); tests change it. */
+  socketEventLimits?: Partial<SocketEventLimits>;
   /** How long typing outlives a socket's own leave-deal-room (default `rejoinGraceMs` of realtime/typing.ts); tests shorten it. */
   typingRejoinGraceMs?: number;
 };
@@ -119,6 +136,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
+    redisPrefix: e.REDIS_PREFIX ?? defaultRedisPrefix(e.DATABASE_URL, path.resolve(e.DATA_DIR)),
     smtpUrl: e.SMTP_URL,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     jwtSecret: e.JWT_SECRET,
@@ -129,4 +147,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     escrowHalfTimeoutMs: Math.round(e.ESCROW_HALF_TIMEOUT_HOURS * 3_600_000),
     disputeEscalationMs: Math.round(e.DISPUTE_ESCALATION_HOURS * 3_600_000),
   };
+}
+
+/**
+ * `dealmaker:` and a short hash of the database the instance uses (DATABASE_URL's host, port and
+ * database name, or the embedded database's folder): the instances of one deployment share it whatever
+ * their credentials, and two deployments on one Redis differ without anyone setting REDIS_PREFIX.
+ */
+export function defaultRedisPrefix(databaseUrl: string | undefined, dataDir: string): string {
+  let identity = `embedded:${dataDir}`;
+  if (databaseUrl) {
+    const url = new URL(databaseUrl);
+    identity = `postgres:${url.hostname.toLowerCase()}:${url.port || '5432'}/${url.pathname.slice(1)}`;
+  }
+  return `dealmaker:${createHash('sha256').update(identity).digest('hex').slice(0, 12)}`;
 }

@@ -50,7 +50,7 @@ export async function createServices(deps: ServiceDeps) {
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, deps.log) : undefined;
   const rateLimits = new RateLimits({
     redis,
-    keyPrefix: config.redisKey ?? 'dealmaker',
+    keyPrefix: config.redisPrefix,
     rules: config.rateLimits,
   });
   // Deadlines (a lone escrow half, a stalled dispute) kept by pg-boss in the database.

@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { errorCodes } from '../../contract/errors';
-import { AppError } from './errors';
+import { AppError, badRequest } from './errors';
 
 /** Fastify's own client errors, told in words a person understands. */
 const fastifyClientErrors: Record<string, { status: number; code: string; message: string }> = {
@@ -65,11 +65,19 @@ export function answerFrameworkError(error: FastifyError, _request: FastifyReque
 
 /**
  * Requests Node's HTTP parser refuses before Fastify sees them (headers too
- * large, a NUL byte, Content-Length together with chunked encoding): the
- * `clientErrorHandler` option. They get the same JSON errors as the rest.
+ * large, a NUL byte, Content-Length together with chunked encoding), and
+ * requests that did not arrive in time (headers or body trickling in): the
+ * `clientErrorHandler` option. They get the same JSON errors as the rest when
+ * the connection can still take an answer; else it is closed.
  */
 export function answerClientError(error: Error & { code?: string }, socket: Socket) {
-  if (socket.destroyed || !socket.writable) return;
+  // An answer already on its way on this connection (a route answered before the body came): writing
+  // another one into it would corrupt it.
+  const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (socket.destroyed || !socket.writable || inFlight?.headersSent) {
+    socket.destroy();
+    return;
+  }
   const [status, body] =
     error.code === 'HPE_HEADER_OVERFLOW'
       ? [431, { message: 'The request headers are too large.', code: errorCodes.headersTooLarge }]
@@ -141,23 +149,48 @@ function describeIssue(path: string, message: string, context: string | undefine
 }
 
 /**
- * PostgreSQL text cannot hold NUL characters: any request carrying one in its
- * body, query or path is refused in one place instead of failing in the database.
+ * Text that is not well-formed — a NUL character (PostgreSQL text cannot hold one) or a lone UTF-16
+ * surrogate (`"\ud800"` in JSON: no character at all, which UTF-8, the database and the audit log's
+ * JSON cannot carry) — is refused in one place, for every route: in the body, the query and the path,
+ * after the route's own schema (whose field messages come first) and before any work.
  */
-export function refuseNulCharacters(app: FastifyInstance) {
+export function refuseMalformedText(app: FastifyInstance) {
   app.addHook('preHandler', (request, _reply, done) => {
-    if (request.url.includes('%00') || containsNul(request.body) || containsNul(request.query)) {
-      return done(new AppError(400, errorCodes.validation, 'Text may not contain NUL characters.'));
-    }
-    done();
+    const found =
+      (request.url.includes('%00') ? { path: 'url', nul: true } : null) ??
+      malformedTextIn(request.params, 'params') ??
+      malformedTextIn(request.query, 'query') ??
+      malformedTextIn(request.body, 'body');
+    if (!found) return done();
+    const message = found.nul
+      ? 'Text may not contain NUL characters.'
+      : 'Text contains malformed characters (a lone UTF-16 surrogate).';
+    done(badRequest(message, { [found.path.slice(0, 200)]: [message] }));
   });
 }
 
-function containsNul(value: unknown, depth = 0): boolean {
-  if (typeof value === 'string') return value.includes('\u0000');
-  if (depth > 20 || value === null || typeof value !== 'object') return false;
-  if (Buffer.isBuffer(value)) return false;
-  return Object.values(value).some((item) => containsNul(item, depth + 1));
+type MalformedText = { path: string; nul: boolean };
+
+/** The first string (value or key) that is not well-formed text, with its path (`items.0.name`). */
+function malformedTextIn(value: unknown, path: string, depth = 0): MalformedText | null {
+  if (typeof value === 'string') return malformedString(value, path);
+  if (depth > 20 || value === null || typeof value !== 'object' || Buffer.isBuffer(value)) return null;
+  const prefix = depth === 0 ? '' : `${path}.`;
+  for (const [key, item] of Object.entries(value)) {
+    const found =
+      malformedString(key, `${prefix}${key}`) ?? malformedTextIn(item, `${prefix}${key}`, depth + 1);
+    if (found) return found;
+  }
+  return null;
+}
+
+/** A surrogate code point outside a pair: what `!text.isWellFormed()` says (ES2024, not in this project's lib yet). */
+const loneSurrogate = /\p{Surrogate}/u;
+
+function malformedString(text: string, path: string): MalformedText | null {
+  if (text.includes('\u0000')) return { path, nul: true };
+  if (loneSurrogate.test(text)) return { path, nul: false };
+  return null;
 }
 
 /** Input the database refused (a number out of range, text it cannot store): the caller's mistake, so a 400. */

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Message } from '../../contract/messages';
 import type { ServerEvents } from '../../contract/realtime';
@@ -31,8 +32,8 @@ describe.skipIf(!process.env.REDIS_URL)('two instances sharing PostgreSQL and Re
     database = await createTestDatabase();
     const config = {
       redisUrl: process.env.REDIS_URL,
-      // Channels of their own: other test files on the same Redis never reach these servers.
-      redisKey: `dealmaker-test-${randomUUID()}`,
+      // A prefix of their own: other test files on the same Redis never reach these servers.
+      redisPrefix: `dealmaker-test-${randomUUID()}`,
       typingTimeoutMs: typingTimeout,
     };
     // Both start at once and agree on the JWT secret stored in the shared database.
@@ -154,7 +155,11 @@ describe.skipIf(!process.env.REDIS_URL)('two instances sharing PostgreSQL and Re
     await m.waitFor('typing-updated', typingOf(deal.id, alice, true));
     await quietPeriod();
     expect(b.all('typing-updated', (e) => e.userInfo.id === userId(alice))).toEqual([]);
-    expect((await b.joinDeal(deal.id)).ok).toBe(false);
+    // Instance two remembered that bob may join (he joined above): the leave made it forget.
+    expect(await b.joinDeal(deal.id)).toEqual({
+      ok: false,
+      message: 'Only the participants of this deal can join its room.',
+    });
   });
 
   it('ends, within a second, the sockets a password reset on one instance outdates on the other', async () => {
@@ -175,17 +180,17 @@ describe.skipIf(!process.env.REDIS_URL)('two instances sharing PostgreSQL and Re
   it('counts rate limits across the instances', async () => {
     // The registration limit counts per address in Redis: 10 an hour, from the one test address.
     const limited = { rateLimits: { registrationsPerAddress: { points: 3, seconds: 3600 } } };
-    const key = `dealmaker-test-${randomUUID()}`;
+    const prefix = `dealmaker-test-${randomUUID()}`;
     const [x, y] = await Promise.all([
       startTestServer({
         database,
         keepDatabase: true,
-        config: { redisUrl: process.env.REDIS_URL, redisKey: key, ...limited },
+        config: { redisUrl: process.env.REDIS_URL, redisPrefix: prefix, ...limited },
       }),
       startTestServer({
         database,
         keepDatabase: true,
-        config: { redisUrl: process.env.REDIS_URL, redisKey: key, ...limited },
+        config: { redisUrl: process.env.REDIS_URL, redisPrefix: prefix, ...limited },
       }),
     ]);
     try {
@@ -207,6 +212,63 @@ describe.skipIf(!process.env.REDIS_URL)('two instances sharing PostgreSQL and Re
     } finally {
       await x.close();
       await y.close();
+    }
+  });
+
+  it('keeps deployments with different REDIS_PREFIX apart on one Redis: no events, no shared limits', async () => {
+    const limited = { rateLimits: { registrationsPerAddress: { points: 2, seconds: 3600 } } };
+    const [prefixP, prefixQ] = [`dealmaker-test-${randomUUID()}`, `dealmaker-test-${randomUUID()}`];
+    const start = (redisPrefix: string) =>
+      startTestServer({
+        database,
+        keepDatabase: true,
+        config: { redisUrl: process.env.REDIS_URL, redisPrefix, ...limited },
+      });
+    const [p, q] = await Promise.all([start(prefixP), start(prefixQ)]);
+    try {
+      const [owner, partner] = [await signUp(one), await signUp(one)];
+      const ownerOnP = await clients.connect(owner.token, p.url);
+      const partnerOnQ = await clients.connect(partner.token, q.url);
+
+      const dealOnQ = await createDeal(q, owner);
+      await joinDeal(q, partner, dealOnQ.id);
+      await partnerOnQ.waitFor('deal-updated', (e) => e.dealId === dealOnQ.id && e.updateType === 'joined');
+      const dealOnP = await createDeal(p, owner);
+      await ownerOnP.waitFor('deal-updated', (e) => e.dealId === dealOnP.id && e.updateType === 'created');
+      await quietPeriod();
+      expect(ownerOnP.all('deal-updated', (e) => e.dealId === dealOnQ.id)).toEqual([]);
+      expect(ownerOnP.all('notification', (e) => e.dealId === dealOnQ.id)).toEqual([]);
+      expect(partnerOnQ.all('deal-updated', (e) => e.dealId === dealOnP.id)).toEqual([]);
+
+      const register = (server: TestServer) => {
+        const name = `apart_${randomUUID().slice(0, 8)}`;
+        return server.post('/api/auth/register', {
+          body: {
+            username: name,
+            email: `${name}@example.test`,
+            password: 'correct horse battery',
+            full_name: 'A',
+          },
+        });
+      };
+      expect((await register(p)).status).toBe(201);
+      expect((await register(p)).status).toBe(201);
+      expect((await register(p)).status).toBe(429);
+      // The other deployment counts its own: its first two pass, its third is refused.
+      expect((await register(q)).status).toBe(201);
+      expect((await register(q)).status).toBe(201);
+      expect((await register(q)).status).toBe(429);
+      const redis = new Redis(process.env.REDIS_URL!);
+      try {
+        expect(await redis.keys(`${prefixP}:*`)).toContain(
+          `${prefixP}:limit:registrationsPerAddress:127.0.0.1`,
+        );
+      } finally {
+        redis.disconnect();
+      }
+    } finally {
+      await p.close();
+      await q.close();
     }
   });
 

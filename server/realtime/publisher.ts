@@ -15,6 +15,8 @@ export type ClusterSignals = {
    * sockets opened with a token older than `tokenVersion` must close.
    */
   'account-changed': { userId: number; tokenVersion: number };
+  /** A user no longer takes part in a deal: a cached "may join its room" is stale. */
+  'deal-left': { userId: number; dealId: number };
 };
 export type SignalName = keyof ClusterSignals;
 
@@ -61,6 +63,7 @@ export class EventPublisher {
 
   leaveDeal(userId: number, dealId: number): void {
     for (const sink of this.sinks) sink.leaveDeal(userId, dealId);
+    this.signal('deal-left', { userId, dealId });
   }
 
   /** Whether the user has a connected socket anywhere (false when no realtime layer is attached). */

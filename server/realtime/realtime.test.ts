@@ -20,6 +20,8 @@ const typingTimeout = 2_000;
 const soonerThanExpiry = typingTimeout / 2;
 /** How long typing outlives the typist's own leave-deal-room here (shortened like the timeout). */
 const rejoinGrace = 400;
+/** In CORS_ORIGINS here: a partner site trusted with the cookie. */
+const partnerOrigin = 'https://partner.example.test';
 
 let server: TestServer;
 let clients: TestClients;
@@ -35,10 +37,17 @@ beforeAll(async () => {
       jwtSecret,
       typingTimeoutMs: typingTimeout,
       typingRejoinGraceMs: rejoinGrace,
-      // With REDIS_URL (CI's second server run) the same tests go through the Redis adapter, on channels
-      // of their own so that parallel test files sharing the Redis never see each other's events.
+      corsOrigins: [partnerOrigin],
+      // The malformed-events test sends hundreds of events at once on purpose: the limits, which would
+      // drop them, are tested in event-limits.test.ts.
+      socketEventLimits: {
+        perSocket: { burst: 100_000, perSecond: 100_000 },
+        perUser: { burst: 100_000, perSecond: 100_000 },
+      },
+      // With REDIS_URL (CI's second server run) the same tests go through the Redis adapter, under a
+      // prefix of their own so that parallel test files sharing the Redis never see each other's events.
       ...(process.env.REDIS_URL
-        ? { redisUrl: process.env.REDIS_URL, redisKey: `dealmaker-test-${randomUUID()}` }
+        ? { redisUrl: process.env.REDIS_URL, redisPrefix: `dealmaker-test-${randomUUID()}` }
         : {}),
     },
   });
@@ -63,8 +72,9 @@ function signToken(
   claims: Record<string, unknown> = {},
   secret = jwtSecret,
 ) {
-  const { ver } = decodeJwt(user.token);
-  return new SignJWT({ id: userId(user), username: user.username, email: user.email, ver, ...claims })
+  // The same session (`sid`) as the user's real token: a token is good only while its session is open.
+  const { ver, sid } = decodeJwt(user.token);
+  return new SignJWT({ id: userId(user), username: user.username, email: user.email, ver, sid, ...claims })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setIssuedAt()
     .setExpirationTime(exp)
@@ -163,6 +173,52 @@ describe('handshake', () => {
     for (const [index, options] of ways(bob).entries()) {
       const client = await clients.create(options).connect();
       expect((await client.joinDeal(deal.id)).ok, `way ${index}`).toBe(false);
+    }
+  });
+
+  it('refuses a handshake signed in by the cookie alone from a foreign origin, which hears nothing', async () => {
+    // A user of this test only: the notification below would count as unread in the others'.
+    const [victim] = await signUpMany(server, 1);
+    const cookie = `auth_token=${encodeURIComponent(victim.token)}`;
+    for (const headers of [
+      { cookie, origin: 'https://evil.example.test' } as Record<string, string>,
+      { cookie, referer: 'https://evil.example.test/page' },
+      { cookie, origin: 'null' },
+      // Only a Bearer header replaces the cookie: with any other the cookie still signs the handshake in.
+      { cookie, origin: 'https://evil.example.test', authorization: 'Basic YWxpY2U6c2VjcmV0' },
+      { cookie, origin: 'https://evil.example.test', authorization: 'Negotiate abc' },
+    ]) {
+      const client = clients.create({ headers });
+      const error = (await client.refusal()) as Error & { data?: unknown };
+      expect(error.message, JSON.stringify(headers)).toBe('foreign origin');
+      expect(error.data).toEqual({ code: 'FOREIGN_ORIGIN' });
+    }
+    // The user's private events go on being sent (to their own socket here); none reaches a refused one.
+    const watcher = clients.create({ headers: { cookie, origin: 'https://evil.example.test' } });
+    await watcher.refusal();
+    const own = await clients.connect(victim.token);
+    const deal = await createDeal(server, victim);
+    await joinDeal(server, bob, deal.id);
+    await own.waitFor('notification', ofDeal(deal.id));
+    await quietPeriod();
+    expect(watcher.received).toEqual([]);
+  });
+
+  it('accepts the cookie from the product’s own origin, a CORS origin or no origin, and a token from anywhere', async () => {
+    const deal = await createDeal(server, alice);
+    const cookie = `auth_token=${encodeURIComponent(alice.token)}`;
+    const { origin } = new URL(server.url);
+    const evil = 'https://evil.example.test';
+    for (const options of [
+      { headers: { cookie, origin } },
+      { headers: { cookie, referer: `${origin}/deals/${deal.id}` } },
+      { headers: { cookie, origin: partnerOrigin } },
+      { headers: { cookie } },
+      { auth: { token: alice.token }, headers: { cookie, origin: evil } },
+      { headers: { authorization: `Bearer ${alice.token}`, origin: evil } },
+    ] as ConnectOptions[]) {
+      const client = await clients.create(options).connect();
+      expect(await client.joinDeal(deal.id), JSON.stringify(options)).toEqual({ ok: true });
     }
   });
 

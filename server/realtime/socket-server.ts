@@ -1,18 +1,22 @@
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
+import { LRUCache } from 'lru-cache';
 import { Server, type Socket } from 'socket.io';
 import { z } from 'zod';
+import { errorCodes } from '../../contract/errors';
 import {
   type ClientEvents,
   realtimeRooms,
-  type ServerEventListeners,
+  type SocketEventListeners,
   withOriginalClientKey,
 } from '../../contract/realtime';
 import type { Config } from '../config';
 import { extractToken } from '../features/auth/tokens';
 import { isParticipant } from '../features/deals/deal-roles';
 import { connectRedis } from '../lib/redis';
+import { isCookieAuthenticated, TrustedOrigins } from '../lib/same-origin';
 import type { Services } from '../services';
+import { SocketEventLimiter } from './event-limits';
 import type { ClusterSignals, SignalName } from './publisher';
 import { TypingTracker } from './typing';
 
@@ -24,8 +28,8 @@ type SocketData = {
   /** The version of the account's tokens the socket signed in with: a password reset makes it outdated. */
   tokenVersion: number;
 };
-type RealtimeServer = Server<ClientEvents, ServerEventListeners, Record<string, never>, SocketData>;
-type RealtimeSocket = Socket<ClientEvents, ServerEventListeners, Record<string, never>, SocketData>;
+type RealtimeServer = Server<ClientEvents, SocketEventListeners, Record<string, never>, SocketData>;
+type RealtimeSocket = Socket<ClientEvents, SocketEventListeners, Record<string, never>, SocketData>;
 
 // A number or a string of digits: `true` or `[5]` would otherwise coerce to a deal id.
 const dealIdSchema = z
@@ -34,6 +38,13 @@ const dealIdSchema = z
 const typingPayloadSchema = z.object({ dealId: dealIdSchema });
 /** setTimeout's ceiling (~24.8 days); tokens live 7 days. */
 const maxTimerMs = 2_147_483_647;
+/**
+ * How long "this user takes part in this deal" is believed without asking the database again: a client
+ * joining a room again and again (on every render, after each reconnection) costs one lookup. Leaving
+ * the deal forgets it at once on every instance (the 'deal-left' signal).
+ */
+const participationTtlMs = 5_000;
+const rateLimitedMessage = 'Too many events: this one was dropped. Please slow down.';
 
 /**
  * Socket.IO on the app's own HTTP server (same origin, /socket.io/).
@@ -56,7 +67,8 @@ export async function attachRealtime(app: FastifyInstance, services: Services, c
       connectRedis(config.redisUrl, app.log, 'redis publisher'),
       connectRedis(config.redisUrl, app.log, 'redis subscriber'),
     ]);
-    io.adapter(createAdapter(pub, sub, config.redisKey ? { key: config.redisKey } : {}));
+    // Channels under REDIS_PREFIX: deployments sharing the Redis never hear each other.
+    io.adapter(createAdapter(pub, sub, { key: `${config.redisPrefix}:socket.io` }));
     redisClients = [pub, sub];
   }
 
@@ -76,6 +88,17 @@ export async function attachRealtime(app: FastifyInstance, services: Services, c
     if (room !== realtimeRooms.deal(dealId)) return;
     if (leavingByThemselves.delete(`${socketId}:${room}`)) typing.leftRoom(socketId, dealId);
     else typing.stop(socketId, dealId);
+  });
+
+  // A browser sends the auth_token cookie with a handshake whatever page opens it: signed in by the
+  // cookie, the handshake must come from a trusted origin, as HTTP changes must (lib/same-origin.ts).
+  const trustedOrigins = new TrustedOrigins(config);
+  io.use((socket, next) => {
+    const { auth, headers } = socket.handshake;
+    if (isCookieAuthenticated(headers, auth?.token) && !trustedOrigins.allows(socket.request)) {
+      return next(Object.assign(new Error('foreign origin'), { data: { code: errorCodes.foreignOrigin } }));
+    }
+    next();
   });
 
   io.use(async (socket, next) => {
@@ -101,9 +124,35 @@ export async function attachRealtime(app: FastifyInstance, services: Services, c
     }
   });
 
+  const eventLimits = new SocketEventLimiter(config.socketEventLimits);
+  const participants = new LRUCache<string, true>({ max: 50_000, ttl: participationTtlMs });
+  /** Bumped by every 'deal-left': a lookup that overlapped one is not cached (it may have read the old state). */
+  let participationChanges = 0;
+
   io.on('connection', (socket: RealtimeSocket) => {
     const user = socket.data.user;
     void socket.join([realtimeRooms.user(user.id), realtimeRooms.signedIn]);
+
+    // Every event the socket sends counts, before any work (decisions/0022-socket-event-limits.md).
+    // Dropped ones are answered (their acknowledgement, and a rate-limited event); a socket that goes
+    // on flooding is disconnected.
+    const allowance = eventLimits.open(user.id);
+    socket.once('disconnect', allowance.release);
+    socket.use(([event, ...args], next) => {
+      if (!socket.connected) return;
+      const verdict = allowance.check();
+      if (verdict === 'accept') return next();
+      // On the next tick, as Socket.IO hands accepted events to their handlers: answers keep the order
+      // of the events they answer.
+      process.nextTick(() => {
+        if (!socket.connected) return;
+        // The notice first: a client awaiting the acknowledgement has heard it by then.
+        socket.emit('rate-limited', { message: rateLimitedMessage, event: String(event).slice(0, 100) });
+        const ack = args.at(-1);
+        if (typeof ack === 'function') ack({ ok: false, message: rateLimitedMessage });
+        if (verdict === 'disconnect') socket.disconnect(true);
+      });
+    });
 
     // Every socket is in its own user room from the start; asking for anyone else's room is ignored.
     socket.on('join-user-room', () => {});
@@ -113,7 +162,7 @@ export async function attachRealtime(app: FastifyInstance, services: Services, c
       const dealId = dealIdSchema.safeParse(rawDealId);
       if (!dealId.success) return respond({ ok: false, message: 'Invalid deal id.' });
       try {
-        if (!(await isParticipantOf(dealId.data, user.id))) {
+        if (!(await mayJoinDealRoom(dealId.data, user.id))) {
           return respond({ ok: false, message: 'Only the participants of this deal can join its room.' });
         }
         await socket.join(realtimeRooms.deal(dealId.data));
@@ -148,6 +197,16 @@ export async function attachRealtime(app: FastifyInstance, services: Services, c
     });
   });
 
+  /** Only "yes" is remembered: someone who joins a deal may open its chat at once. */
+  async function mayJoinDealRoom(dealId: number, userId: number) {
+    const key = `${dealId}:${userId}`;
+    if (participants.get(key)) return true;
+    const changesBefore = participationChanges;
+    const participant = await isParticipantOf(dealId, userId);
+    if (participant && changesBefore === participationChanges) participants.set(key, true);
+    return participant;
+  }
+
   async function isParticipantOf(dealId: number, userId: number) {
     try {
       return isParticipant(await services.dealAccess.find(dealId), userId);
@@ -155,6 +214,10 @@ export async function attachRealtime(app: FastifyInstance, services: Services, c
       return false;
     }
   }
+  services.events.onSignal('deal-left', ({ userId, dealId }) => {
+    participationChanges++;
+    participants.delete(`${dealId}:${userId}`);
+  });
 
   const detach = services.events.attach({
     publish(audience, event, payload) {

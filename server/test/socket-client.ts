@@ -1,9 +1,9 @@
 // Test support, never loaded by the server: real Socket.IO clients for the realtime and chat tests.
 import { io, type Socket } from 'socket.io-client';
-import type { ClientEvents, ServerEventListeners, ServerEvents } from '../../contract/realtime';
+import type { ClientEvents, SocketEventListeners, SocketEvents } from '../../contract/realtime';
 
-export type ClientSocket = Socket<ServerEventListeners, ClientEvents>;
-export type EventName = keyof ServerEvents;
+export type ClientSocket = Socket<SocketEventListeners, ClientEvents>;
+export type EventName = keyof SocketEvents;
 export type Received = { event: string; payload: unknown; at: number };
 export type ConnectOptions = {
   token?: string;
@@ -99,18 +99,18 @@ export class TestClient {
   }
 
   /** Every payload of this event received so far that matches. */
-  all<E extends EventName>(event: E, match: (payload: ServerEvents[E]) => boolean = () => true) {
+  all<E extends EventName>(event: E, match: (payload: SocketEvents[E]) => boolean = () => true) {
     return this.received
-      .filter((entry) => entry.event === event && match(entry.payload as ServerEvents[E]))
-      .map((entry) => entry.payload as ServerEvents[E]);
+      .filter((entry) => entry.event === event && match(entry.payload as SocketEvents[E]))
+      .map((entry) => entry.payload as SocketEvents[E]);
   }
 
   /** The first matching event, already received or yet to come; rejects after the timeout. */
   waitFor<E extends EventName>(
     event: E,
-    match: (payload: ServerEvents[E]) => boolean = () => true,
+    match: (payload: SocketEvents[E]) => boolean = () => true,
     timeoutMs = defaultTimeoutMs,
-  ): Promise<ServerEvents[E]> {
+  ): Promise<SocketEvents[E]> {
     return new Promise((resolve, reject) => {
       const check = () => {
         const found = this.all(event, match)[0];

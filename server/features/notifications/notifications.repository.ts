@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { type Alongside, executeNamed } from '../../db/prepared';
 import { type NotificationRow, notificationEmailSettings, notifications, users } from '../../db/schema';
@@ -126,13 +126,13 @@ export const notificationsRepository = {
       .limit(options.limit);
   },
 
-  /** The owners of these notifications (to refuse marking someone else's). */
-  async ownersOf(db: DbOrTx, ids: number[]) {
-    const rows = await db
-      .selectDistinct({ userId: notifications.userId })
+  /** How many of these notifications are the user's (to refuse the others). */
+  async countOwned(db: DbOrTx, userId: number, ids: number[]): Promise<number> {
+    const [row] = await db
+      .select({ owned: count() })
       .from(notifications)
-      .where(inArray(notifications.id, ids));
-    return rows.map((row) => row.userId);
+      .where(and(eq(notifications.userId, userId), inArray(notifications.id, ids)));
+    return row?.owned ?? 0;
   },
 
   async markRead(db: DbOrTx, userId: number, ids: number[] | 'all') {

@@ -13,7 +13,7 @@ import type { Alongside } from '../../db/prepared';
 import type { NotificationRow } from '../../db/schema';
 import type { AfterCommit } from '../../db/transaction';
 import type { BackgroundTasks } from '../../lib/background';
-import { forbidden } from '../../lib/errors';
+import { notFound } from '../../lib/errors';
 import type { Mailer } from '../../lib/mail';
 import type { EventPublisher } from '../../realtime/publisher';
 import { presentNotification } from './notifications.presenter';
@@ -89,13 +89,14 @@ export class NotificationsService {
     return { notifications: rows.map(presentNotification), unreadCount: await this.unreadCount(userId) };
   }
 
-  /** Marks the user's notifications read (idempotent); someone else's are refused. */
+  /**
+   * Marks the user's notifications read (idempotent). Someone else's and ones that do not exist get the
+   * same 404, and nothing is marked: an answer that told them apart would let anyone probe which ids exist.
+   */
   async markRead(userId: number, which: { ids: number[] } | { all: true }) {
     if ('ids' in which) {
-      const owners = await notificationsRepository.ownersOf(this.deps.db, which.ids);
-      if (owners.some((owner) => owner !== userId)) {
-        throw forbidden('You can only mark your own notifications as read.');
-      }
+      const owned = await notificationsRepository.countOwned(this.deps.db, userId, which.ids);
+      if (owned < new Set(which.ids).size) throw notFound('Notification not found.');
     }
     await notificationsRepository.markRead(this.deps.db, userId, 'ids' in which ? which.ids : 'all');
     return { unreadCount: await this.unreadCount(userId) };

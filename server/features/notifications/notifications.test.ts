@@ -432,18 +432,30 @@ describe('POST /api/notifications/read', () => {
     expect((await markRead(owner, { all: true })).body).toEqual({ unreadCount: 0 });
   });
 
-  it("refuses another user's notifications and changes nothing", async () => {
+  it("answers another user's notification exactly as one that does not exist, and changes nothing", async () => {
     const [owner, joiner, stranger] = await signUpMany(server, 3);
     const deal = await createDeal(server, owner);
     await joinDeal(server, joiner, deal.id);
+    await joinDeal(server, stranger, (await createDeal(server, joiner)).id);
     const [notification] = (await inbox(owner)).body.notifications;
-    const response = await markRead(stranger, { ids: [notification!.id] });
-    expect(response.status).toBe(403);
-    expect(response.body).toEqual({
-      message: 'You can only mark your own notifications as read.',
-      code: 'FORBIDDEN',
-    });
+    const [ownOfJoiner] = (await inbox(joiner)).body.notifications;
+    const notFound = { message: 'Notification not found.', code: 'NOT_FOUND' };
+    for (const ids of [
+      [notification!.id],
+      [2_000_000_000],
+      // With one of the caller's own: none is marked.
+      [ownOfJoiner!.id, notification!.id],
+      [ownOfJoiner!.id, 2_000_000_000],
+    ]) {
+      const response = await markRead(joiner, { ids });
+      expect([response.status, response.body], JSON.stringify(ids)).toEqual([404, notFound]);
+    }
     expect((await inbox(owner)).body.unreadCount).toBe(1);
+    expect((await inbox(joiner)).body.unreadCount).toBe(1);
+    // Its own, named twice, is fine.
+    expect((await markRead(joiner, { ids: [ownOfJoiner!.id, ownOfJoiner!.id] })).body).toEqual({
+      unreadCount: 0,
+    });
   });
 
   it('refuses bad bodies', async () => {
