@@ -26,9 +26,22 @@ export const adminDisputeSchema = z.object({
     counterpart: z.string().nullable(),
     dealmaker: z.string().nullable(),
   }),
-  /** The deal's timeline, newest first (its latest page). */
+  /**
+   * The deal's latest system entries, newest first, without its chat: an operator reads the chat through
+   * GET /api/admin/deals/{dealId}/timeline, where every read is audited.
+   */
   timeline: z.array(timelineItemSchema),
 });
+
+/**
+ * GET /api/admin/deals/{dealId}/timeline?limit=&before=&after=: the deal's chat and system entries,
+ * paged as the participants' own timeline (contract/timeline.ts `timelineQuerySchema`, `timelineSchema`),
+ * read-only; each read is audited as `operator.read-deal`.
+ */
+export {
+  timelineQuerySchema as adminDealTimelineQuerySchema,
+  timelineSchema as adminDealTimelineSchema,
+} from './timeline';
 export const adminDisputeListSchema = z.object({ disputes: z.array(adminDisputeSchema) });
 export type AdminDispute = z.infer<typeof adminDisputeSchema>;
 

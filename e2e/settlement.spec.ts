@@ -4,11 +4,13 @@ import {
   type DealSummary,
   dealWithDealmaker,
   deposit,
+  escalateDispute,
   escrowAs,
   lockEscrow,
   payEscrowHalf,
   proposeSettlement,
   raiseDispute,
+  sendMessage,
   uniqueWord,
   walletOf,
 } from './support/deals';
@@ -193,6 +195,8 @@ test('a dealer escalates, and an operator settles on the Operator console', asyn
     { title: `Escalated consulting deal ${uniqueWord('e')}`, budget: 800 },
     { raiser: bob, title: disputeTitle, description: 'It arrived three weeks after the date agreed.' },
   );
+  await sendMessage(bob, deal.id, 'The study came three weeks after the date we agreed.');
+  await sendMessage(carol, deal.id, 'The client sent me the data two weeks late.');
 
   // Not an operator: no console, no link.
   await alice.page.goto('/operator');
@@ -229,6 +233,26 @@ test('a dealer escalates, and an operator settles on the Operator console', asyn
   await expect(splitValue(item, 'Escrow amount')).toHaveText('$800.00 (locked)');
   await expect(item).toContainText('No settlement was proposed.');
   await expect(item).toContainText(`${b} raised a dispute: ${disputeTitle}`);
+
+  // The chat is evidence: not in the queue, but read on demand (read-only, and audited), from the keyboard.
+  await expect(item).not.toContainText('The client sent me the data two weeks late.');
+  const readMessages = item.getByRole('button', { name: "Read the deal's messages" });
+  await readMessages.focus();
+  await o.keyboard.press('Enter');
+  const evidence = o.getByRole('dialog', { name: "The deal's messages and timeline" });
+  await expect(evidence).toContainText(`Deal: ${deal.title}`);
+  const entries = evidence
+    .getByRole('region', { name: 'Messages and timeline entries, newest first' })
+    .getByRole('listitem');
+  await expect(entries.first()).toContainText(`The dispute "${disputeTitle}" went to the operators`);
+  await expect(entries.nth(1)).toContainText(`@${c}`);
+  await expect(entries.nth(1)).toContainText('The client sent me the data two weeks late.');
+  await expect(entries.nth(2)).toContainText(`@${b}`);
+  await expect(entries.nth(2)).toContainText('The study came three weeks after the date we agreed.');
+  await expect(evidence.getByRole('textbox')).toHaveCount(0);
+  await o.keyboard.press('Escape');
+  await expect(evidence).toBeHidden();
+  await expect(readMessages).toBeFocused();
 
   const form = item.getByRole('form', { name: `Settle '${deal.title}'` });
   await form.getByRole('button', { name: 'Settle escrow' }).click();
@@ -268,6 +292,9 @@ test('a dealer escalates, and an operator settles on the Operator console', asyn
   await expect(settleRow.locator('td').nth(1)).toHaveText(`@${d}`);
   await expect(settleRow.locator('td').nth(3)).toHaveText(`#${deal.id}`);
   await expect(settleRow.locator('td').nth(5)).toContainText('"toDealmakerCents":50000');
+  const readRow = rows.filter({ hasText: 'operator.read-deal' });
+  await expect(readRow).toHaveCount(1);
+  await expect(readRow.locator('td').nth(1)).toHaveText(`@${d}`);
   const dealCells = await rows.locator('td:nth-child(4)').allTextContents();
   expect(dealCells.length).toBeGreaterThan(1);
   expect(new Set(dealCells)).toEqual(new Set([`#${deal.id}`]));
@@ -292,6 +319,55 @@ test('a dealer escalates, and an operator settles on the Operator console', asyn
   await expectBalance(alice.page, '$150.00', `Escrow settlement refund for "${deal.title}"`);
   await expectBalance(carol.page, '$500.00', `Payment received for "${deal.title}" (settlement)`);
   expect((await walletOf(bob)).balance).toBe(150);
+});
+
+test('an operator who takes part in a deal reads its messages but may not settle it; on a phone the console fits and passes axe-core', async ({
+  alice,
+  bob,
+  carol,
+}) => {
+  test.setTimeout(120_000);
+  const people = { creator: alice, counterpart: bob, dealmaker: carol };
+  const disputeTitle = 'The warehouse inventory was counted twice';
+  const { deal, disputeId } = await disputedDeal(
+    people,
+    { title: `Inventory audit of a wholesale grocer with four warehouses ${uniqueWord('i')}`, budget: 5000 },
+    { raiser: bob, title: disputeTitle, description: 'Half of the pallets appear in two counts.' },
+  );
+  await sendMessage(bob, deal.id, 'Please look at the second count before anyone pays anything.');
+  await escalateDispute(bob, disputeId);
+  // The creator is an operator too: the dispute is in their queue, but not theirs to decide.
+  await grantOperator(alice);
+
+  const page = alice.page;
+  await page.setViewportSize({ width: 390, height: 800 });
+  await page.goto('/operator');
+  const item = page
+    .getByRole('region', { name: 'Escalated disputes' })
+    .getByRole('article', { name: deal.title });
+  await expect(item).toContainText('You take part in this deal: another operator must settle it.');
+  await expect(item.getByRole('form')).toHaveCount(0);
+  await expect(item.getByRole('button', { name: 'Settle escrow' })).toHaveCount(0);
+  await page.waitForLoadState('networkidle');
+  const consoleFindings = {
+    overflow: (await horizontalOverflow(page)).overflow,
+    small: await smallTouchTargets(page),
+    axe: await seriousAxeViolations(page),
+  };
+
+  await item.getByRole('button', { name: "Read the deal's messages" }).click();
+  const evidence = page.getByRole('dialog', { name: "The deal's messages and timeline" });
+  await expect(evidence).toContainText('Please look at the second count before anyone pays anything.');
+  await page.waitForLoadState('networkidle');
+  const dialogFindings = {
+    overflow: (await horizontalOverflow(page)).overflow,
+    small: await smallTouchTargets(page),
+    axe: await seriousAxeViolations(page),
+  };
+  expect({ consoleFindings, dialogFindings }).toEqual({
+    consoleFindings: { overflow: 0, small: [], axe: [] },
+    dialogFindings: { overflow: 0, small: [], axe: [] },
+  });
 });
 
 test('on a phone the settlement fits the screen and passes axe-core, its confirmation too', async ({

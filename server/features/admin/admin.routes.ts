@@ -1,5 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  adminDealTimelineQuerySchema,
+  adminDealTimelineSchema,
   adminDisputeListSchema,
   adminDisputesQuerySchema,
   auditListSchema,
@@ -7,7 +9,7 @@ import {
   ledgerCheckSchema,
 } from '../../../contract/admin';
 import { disputeSchema } from '../../../contract/disputes';
-import { idParamSchema } from '../../../contract/fields';
+import { dealIdParamSchema, idParamSchema } from '../../../contract/fields';
 import { operatorSettlementSchema } from '../../../contract/settlements';
 import { currentUser, routeDefaults } from '../../lib/route-guard';
 
@@ -29,12 +31,26 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => admin.disputeQueue(request.query),
   );
 
+  app.get(
+    '/api/admin/deals/:dealId/timeline',
+    {
+      schema: {
+        description:
+          "The evidence of a dispute: the deal's chat messages and system entries in one list, paged as the participants' own timeline (newest first; older pages with `before`; with `after`, the entries after that id, oldest first). Read-only; every read is written to the audit log (`operator.read-deal`).",
+        params: dealIdParamSchema,
+        querystring: adminDealTimelineQuerySchema,
+        response: { 200: adminDealTimelineSchema },
+      },
+    },
+    async (request) => admin.dealTimeline(request.params.dealId, request.query),
+  );
+
   app.post(
     '/api/admin/disputes/:id/settle',
     {
       schema: {
         description:
-          'Settles the locked escrow of an open dispute as an agreed proposal would (the rest back to the dealers in proportion to what each paid); the operator is recorded as the resolver.',
+          'Settles the locked escrow of an open, escalated dispute as an agreed proposal would (the rest back to the dealers in proportion to what each paid); the operator is recorded as the resolver. 409 for a dispute not escalated yet; 403 for a deal the operator takes part in (another operator must settle it). A refusal moves nothing and is audited (`operator.settle-refused`).',
         params: idParamSchema,
         body: operatorSettlementSchema,
         response: { 200: disputeSchema },

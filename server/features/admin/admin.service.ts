@@ -1,4 +1,5 @@
 import type { AdminDispute } from '../../../contract/admin';
+import type { TimelineItem } from '../../../contract/timeline';
 import type { AuditService } from '../audit/audit.service';
 import type { DealAccess } from '../deals/deal-access';
 import type { DisputesService } from '../disputes/disputes.service';
@@ -8,13 +9,14 @@ import type { EscrowService } from '../escrow/escrow.service';
 import type { TimelineService } from '../timeline/timeline.service';
 import type { WalletService } from '../wallet/wallet.service';
 
-/** How much of each deal's timeline the operators' queue shows. */
+/** How many of each deal's system entries the operators' queue shows. */
 const timelineEntries = 50;
 
 /**
  * The operators' console (/api/admin/…): the disputes queue with everything
- * needed to decide, settling as an agreed proposal would, the ledger check
- * and the audit log. Every action an operator takes is itself audited.
+ * needed to decide, the deal's messages and timeline as evidence, settling
+ * as an agreed proposal would, the ledger check and the audit log. Every
+ * action an operator takes, and every read of a deal's chat, is itself audited.
  */
 export class AdminService {
   constructor(
@@ -54,10 +56,37 @@ export class AdminService {
           counterpart: deal.dealer_joined,
           dealmaker: deal.dealmaker,
         },
-        timeline: await this.deps.timeline.latest(dispute.dealId, { limit: timelineEntries }),
+        // System entries only: the chat is private to the participants, and an operator reads it through
+        // dealTimeline, where each read is audited.
+        timeline: await this.deps.timeline.latestEvents(dispute.dealId, timelineEntries),
       });
     }
     return { disputes: entries };
+  }
+
+  /**
+   * GET /api/admin/deals/{dealId}/timeline: the deal's timeline with its chat, paged as the participants'
+   * own, read-only; each read leaves an `operator.read-deal` entry before anything is answered.
+   */
+  async dealTimeline(
+    dealId: number,
+    query: { limit: number; before?: number; after?: number },
+  ): Promise<{ items: TimelineItem[] }> {
+    await this.deps.deals.find(dealId);
+    const items = await this.deps.timeline.pageOf(dealId, query);
+    await this.deps.audit.record({
+      action: 'operator.read-deal',
+      dealId,
+      subject: `deals:${dealId}`,
+      after: {
+        limit: query.limit,
+        before: query.before ?? null,
+        after: query.after ?? null,
+        entries: items.length,
+        messages: items.filter((item) => item.type === 'message').length,
+      },
+    });
+    return { items };
   }
 
   settle(

@@ -11,6 +11,8 @@ export type AuditAction =
   | 'operator.grant'
   | 'operator.revoke'
   | 'operator.settle'
+  | 'operator.settle-refused'
+  | 'operator.read-deal'
   | 'operator.ledger-check';
 
 /**

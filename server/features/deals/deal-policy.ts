@@ -185,6 +185,24 @@ export function requireSettleable(escrow: EscrowRow | undefined, dispute: { stat
   }
 }
 
+/**
+ * An operator decides only where the participants could not, and never in their own cause
+ * (DESIGN.md §5 Disputes): an escalated dispute of a deal they take no part in.
+ */
+export function requireOperatorMaySettle(
+  deal: DealRow,
+  operatorId: number,
+  escrow: EscrowRow | undefined,
+  dispute: { status: string; escalatedAt: Date | null },
+) {
+  if (isParticipant(deal, operatorId)) {
+    throw forbidden('You take part in this deal: another operator must settle it.');
+  }
+  if (dispute.status !== 'open') throw conflict('This dispute is not open.');
+  if (!dispute.escalatedAt) throw conflict('This dispute has not been escalated to the operators yet.');
+  requireSettleable(escrow, dispute);
+}
+
 /** A dealer may send an open dispute to the operators at once. */
 export function requireMayEscalate(
   deal: DealRow,

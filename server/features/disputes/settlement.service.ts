@@ -5,10 +5,10 @@ import type { Proposal } from '../../../contract/settlements';
 import type { Db, Tx } from '../../db/client';
 import type { DealRow, DisputeRow, EscrowRow, SettlementProposalRow } from '../../db/schema';
 import type { AfterCommit, Transact } from '../../db/transaction';
-import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import type { AuditService } from '../audit/audit.service';
 import type { DealAccess } from '../deals/deal-access';
-import { requireMaySettle, requireSettleable } from '../deals/deal-policy';
+import { requireMaySettle, requireOperatorMaySettle } from '../deals/deal-policy';
 import { participantIds } from '../deals/deal-roles';
 import type { EscrowService } from '../escrow/escrow.service';
 import type { TimelineService } from '../timeline/timeline.service';
@@ -151,14 +151,42 @@ export class SettlementService {
     });
   }
 
-  /** POST /api/admin/disputes/{id}/settle: an operator settles as an agreed proposal would, with their text. */
-  settleByOperator(
+  /**
+   * POST /api/admin/disputes/{id}/settle: an operator settles an escalated dispute of a deal they take no
+   * part in, as an agreed proposal would, with their text. A refusal moves nothing, but the attempt is
+   * audited: an operator trying to decide their own deal is what the log is there to show.
+   */
+  async settleByOperator(
     disputeId: number,
     operator: { id: number; username: string },
     input: { toDealmaker: number; resolution: string },
   ) {
+    const attempt: { dealId?: number } = {};
+    try {
+      return await this.settleLockedByOperator(disputeId, operator, input, attempt);
+    } catch (error) {
+      const refused = error instanceof AppError && (error.statusCode === 403 || error.statusCode === 409);
+      if (refused && attempt.dealId !== undefined) {
+        await this.audit.record({
+          action: 'operator.settle-refused',
+          dealId: attempt.dealId,
+          subject: `disputes:${disputeId}`,
+          after: { toDealmakerCents: input.toDealmaker, refusal: error.message },
+        });
+      }
+      throw error;
+    }
+  }
+
+  private settleLockedByOperator(
+    disputeId: number,
+    operator: { id: number; username: string },
+    input: { toDealmaker: number; resolution: string },
+    attempt: { dealId?: number },
+  ) {
     return this.withLocks(disputeId, async (tx, afterCommit, locked) => {
-      requireSettleable(locked.escrow, locked.dispute);
+      attempt.dealId = locked.deal.id;
+      requireOperatorMaySettle(locked.deal, operator.id, locked.escrow, locked.dispute);
       const split = this.splitOf(locked.escrow!, input.toDealmaker);
       await settlementRepository.closeOpen(tx, disputeId, 'superseded');
       await this.settle(tx, afterCommit, locked, split, {

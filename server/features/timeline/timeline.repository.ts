@@ -72,6 +72,15 @@ export const timelineRepository = {
     );
   },
 
+  /** The deal's latest system entries alone, newest first. */
+  async events(db: DbOrTx, dealId: number, limit: number): Promise<TimelineRow[]> {
+    return timelineRows(
+      await db.execute(sql`
+        select ${eventColumns} from deal_events e left join users u on u.id = e.actor_id
+          where e.deal_id = ${dealId} order by e.id desc limit ${limit}`),
+    );
+  },
+
   /** The `limit` entries after `afterId`, oldest first (a client catching up). */
   async after(
     db: DbOrTx,

@@ -57,6 +57,14 @@ export class TimelineService {
     options: { limit: number; before?: number; after?: number },
   ): Promise<TimelineItem[]> {
     await this.deals.findAsParticipant(dealId, viewerId);
+    return this.pageOf(dealId, options);
+  }
+
+  /** The same page for a caller that has checked access itself (an operator's audited read of the evidence). */
+  async pageOf(
+    dealId: number,
+    options: { limit: number; before?: number; after?: number },
+  ): Promise<TimelineItem[]> {
     if (options.after !== undefined) {
       const rows = await timelineRepository.after(this.db, dealId, {
         afterId: options.after,
@@ -67,7 +75,13 @@ export class TimelineService {
     return this.latest(dealId, options);
   }
 
-  /** One page of the deal's timeline, for a caller that has checked access (the operators' queue). */
+  /** The deal's latest system entries without its chat, newest first (the operators' queue: reading the chat is audited). */
+  async latestEvents(dealId: number, limit: number): Promise<TimelineItem[]> {
+    const rows = await timelineRepository.events(this.db, dealId, limit);
+    return rows.map((row) => presentTimelineRow(dealId, row));
+  }
+
+  /** One page of the deal's timeline, for a caller that has checked access. */
   async latest(dealId: number, options: { limit: number; before?: number }): Promise<TimelineItem[]> {
     const rows = await timelineRepository.page(this.db, dealId, {
       beforeId: options.before,

@@ -11,17 +11,23 @@ import { serverReason } from '../../lib/api';
 import { formatMoney } from '../../lib/money';
 import { formatDate, formatDateTime } from '../../lib/time';
 import { useTimedMessage } from '../../lib/use-timed-message';
+import { useAuth } from '../auth';
 import { escalationText, ProposalList, type SettlementPeople } from '../disputes';
+import { DealEvidence } from './deal-evidence';
 import { useEscalatedDisputes } from './operator-api';
 import { OperatorSection } from './operator-section';
 import { OperatorSettleForm } from './operator-settle-form';
+import { settleRefusalOf } from './settle-refusal';
 
 /** Result messages stay 5 seconds, as money messages do (spec §9). */
 const noticeDurationMs = 5000;
 /** How much of a deal's timeline the queue shows. */
 const timelineExcerpt = 5;
 
-/** The escalated disputes: each with its deal, escrow, proposals and recent timeline, and the settle form. */
+/**
+ * The escalated disputes: each with its deal, escrow, proposals, recent timeline and the deal's messages
+ * (read on demand, audited), and the settle form where this operator may settle.
+ */
 export function EscalatedDisputesSection() {
   const queue = useEscalatedDisputes();
   const [notice, showNotice] = useTimedMessage<Notice>(noticeDurationMs);
@@ -54,7 +60,9 @@ export function EscalatedDisputesSection() {
 
 function QueueItem({ item, onNotice }: { item: AdminDispute; onNotice: (notice: Notice) => void }) {
   const titleId = useId();
+  const { user } = useAuth();
   const { deal, dispute, escrow, participants } = item;
+  const refusal = settleRefusalOf(item, user?.username);
   const people: SettlementPeople = {
     creator: participants.creator,
     counterpart: participants.counterpart ?? '',
@@ -108,9 +116,12 @@ function QueueItem({ item, onNotice }: { item: AdminDispute; onNotice: (notice: 
           )}
         </div>
 
-        {item.timeline.length > 0 && (
-          <div className="space-y-2">
+        <div className="space-y-2">
+          <div className="flex flex-wrap items-center justify-between gap-2">
             <h4 className="text-sm font-semibold text-slate-900">Latest on the deal</h4>
+            <DealEvidence deal={deal} />
+          </div>
+          {item.timeline.length > 0 && (
             <ol className="space-y-1 text-sm">
               {item.timeline.slice(0, timelineExcerpt).map((entry) => (
                 <li key={`${entry.type}-${entry.id}`} className="break-words text-slate-700">
@@ -119,15 +130,13 @@ function QueueItem({ item, onNotice }: { item: AdminDispute; onNotice: (notice: 
                 </li>
               ))}
             </ol>
-          </div>
-        )}
+          )}
+        </div>
 
-        {escrow?.status === 'locked' ? (
+        {refusal === null && escrow ? (
           <OperatorSettleForm item={item} escrow={escrow} people={people} onNotice={onNotice} />
         ) : (
-          <p className="text-sm text-slate-600">
-            The escrow is not locked: there is no money to split until both halves are paid.
-          </p>
+          <p className="rounded-lg bg-slate-50 px-3 py-2 text-sm text-slate-700">{refusal}</p>
         )}
       </article>
     </Card>

@@ -2,6 +2,7 @@ import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-quer
 import type { AdminDispute, AuditEntry, LedgerCheck } from '../../../contract/admin';
 import type { Dispute } from '../../../contract/disputes';
 import { formatCents } from '../../../contract/money';
+import type { TimelineItem } from '../../../contract/timeline';
 import { api } from '../../lib/api';
 import { type MutationCallbacks, useGuardedMutation } from '../../lib/use-guarded-mutation';
 
@@ -11,6 +12,7 @@ export const operatorKeys = {
   queue: () => ['operator', 'queue'] as const,
   ledger: () => ['operator', 'ledger'] as const,
   audit: (filters: AuditFilters) => ['operator', 'audit', filters] as const,
+  evidence: (dealId: number) => ['operator', 'evidence', dealId] as const,
 };
 
 /** GET /admin/disputes?escalated=true: the open disputes waiting for an operator, newest first. */
@@ -40,6 +42,29 @@ export function useOperatorSettle(callbacks?: MutationCallbacks<Dispute, Operato
     callbacks,
   );
 }
+
+export const evidencePageSize = 25;
+
+/**
+ * GET /admin/deals/{id}/timeline: the deal's messages and timeline, newest first, page after page, only
+ * while `enabled` (the dialog is open). Every page the server sends is written to the audit log, so
+ * nothing is fetched behind the operator's back (no refetch on focus).
+ */
+export const useDealEvidence = (dealId: number, enabled: boolean) =>
+  useInfiniteQuery({
+    queryKey: operatorKeys.evidence(dealId),
+    queryFn: ({ pageParam, signal }) => {
+      const query = new URLSearchParams({ limit: String(evidencePageSize) });
+      if (pageParam) query.set('before', String(pageParam));
+      return api.get<{ items: TimelineItem[] }>(`/admin/deals/${dealId}/timeline?${query}`, { signal });
+    },
+    initialPageParam: undefined as number | undefined,
+    getNextPageParam: (lastPage) =>
+      lastPage.items.length === evidencePageSize ? lastPage.items.at(-1)?.id : undefined,
+    enabled,
+    refetchOnWindowFocus: false,
+    refetchOnReconnect: false,
+  });
 
 /** GET /admin/ledger/check: run when the console opens and on 'Run again' only (each run is audited). */
 export const useLedgerCheck = () =>
