@@ -50,6 +50,13 @@ export const limits = {
     resetRequestsPerAddress: { points: 10, seconds: 60 * 60 },
     resetRequestsPerEmail: { points: 3, seconds: 60 * 60 },
     pictureUploadsPerUser: { points: 30, seconds: 60 * 60 },
+    // Writes that reach other people, per user: far above what a person does, low enough that one
+    // account cannot flood the deals list, the bidders, a chat or the participants' notifications.
+    dealsPerUser: { points: 30, seconds: 60 * 60 },
+    bidsPerUser: { points: 60, seconds: 60 * 60 },
+    messagesPerUser: { points: 120, seconds: 60 },
+    dealmakerRequestsPerUser: { points: 60, seconds: 60 * 60 },
+    settlementProposalsPerUser: { points: 30, seconds: 60 * 60 },
     /** Wrong authenticator or recovery codes and failed passkey assertions, per account on every instance. */
     secondFactorFailuresPerUser: { points: 10, seconds: 15 * 60 },
     /** Wrong current passwords given by a signed-in session (password change, email change, step-up). */

@@ -146,7 +146,32 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     escrowHalfTimeoutMs: Math.round(e.ESCROW_HALF_TIMEOUT_HOURS * 3_600_000),
     disputeEscalationMs: Math.round(e.DISPUTE_ESCALATION_HOURS * 3_600_000),
+    ...(given.RATE_LIMITS ? { rateLimits: rateLimitsFromEnvironment(given.RATE_LIMITS) } : {}),
   };
+}
+
+/**
+ * RATE_LIMITS: JSON replacing some limits of contract/limits.ts, e.g.
+ * `{"messagesPerUser":{"points":1000000,"seconds":60}}` — for the benchmarks, which flood one user's chat
+ * on purpose. Unknown names are refused by the rate limits themselves (server/lib/rate-limits.ts).
+ */
+function rateLimitsFromEnvironment(text: string): Partial<RateLimitRules> {
+  const rule = z
+    .object({ points: z.number().int().positive(), seconds: z.number().int().positive() })
+    .strict();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  const rules = z.record(z.string(), rule).safeParse(parsed);
+  if (!rules.success) {
+    throw new ConfigError(
+      'Invalid configuration:\n  RATE_LIMITS: must be JSON like {"messagesPerUser":{"points":1000,"seconds":60}}',
+    );
+  }
+  return rules.data as Partial<RateLimitRules>;
 }
 
 /**

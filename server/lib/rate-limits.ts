@@ -21,6 +21,11 @@ const messages: Record<LimitName, string> = {
   resetRequestsPerAddress: 'Too many password reset requests.',
   resetRequestsPerEmail: 'Too many password reset requests for this email.',
   pictureUploadsPerUser: 'Too many picture uploads.',
+  dealsPerUser: 'You are creating deals too quickly.',
+  bidsPerUser: 'You are placing bids too quickly.',
+  messagesPerUser: 'You are sending messages too quickly.',
+  dealmakerRequestsPerUser: 'You are sending dealmaker requests too quickly.',
+  settlementProposalsPerUser: 'You are proposing settlements too quickly.',
   secondFactorFailuresPerUser: 'Too many wrong codes.',
   passwordChecksFailedPerUser: 'Too many wrong passwords.',
   passkeySignInFailuresPerAddress: 'Too many passkey sign-in attempts.',
@@ -41,6 +46,9 @@ export class RateLimits {
 
   constructor(options: { redis?: Redis; keyPrefix?: string; rules?: Partial<Record<LimitName, Rule>> } = {}) {
     const prefix = options.keyPrefix ?? 'dealmaker';
+    // A misspelt name (RATE_LIMITS is typed by hand) would otherwise leave the real limit unchanged unseen.
+    const unknown = Object.keys(options.rules ?? {}).filter((name) => !(name in defaultRules));
+    if (unknown.length > 0) throw new Error(`Unknown rate limits: ${unknown.join(', ')}.`);
     this.rules = { ...defaultRules, ...options.rules };
     const make = (name: LimitName) => {
       const { points, seconds } = this.rules[name];

@@ -28,6 +28,18 @@ const relaxedPerAddressLimits = {
 };
 
 /**
+ * A test user writes far faster than a person (a page of 52 deals, races of many bids): the per-user write
+ * limits are relaxed too. Tests of those limits pass low ones in `config.rateLimits`.
+ */
+const relaxedWriteLimits = {
+  dealsPerUser: { points: 100_000, seconds: 3600 },
+  bidsPerUser: { points: 100_000, seconds: 3600 },
+  messagesPerUser: { points: 100_000, seconds: 60 },
+  dealmakerRequestsPerUser: { points: 100_000, seconds: 3600 },
+  settlementProposalsPerUser: { points: 100_000, seconds: 3600 },
+};
+
+/**
  * The real server on a real database (one per test file), listening on a free
  * port and called over HTTP. Mail is captured instead of sent.
  */
@@ -47,7 +59,7 @@ export async function startTestServer(
   const mails: Mail[] = [];
   const config: Config = {
     ...loadConfig({ DATA_DIR: '/nonexistent-test-data-dir', LOG_LEVEL: 'silent' }),
-    rateLimits: relaxedPerAddressLimits,
+    rateLimits: { ...relaxedPerAddressLimits, ...relaxedWriteLimits },
     ...options.config,
   };
   const app = await buildApp({

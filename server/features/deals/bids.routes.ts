@@ -6,20 +6,25 @@ import {
   selectBidResponseSchema,
   updateBidSchema,
 } from '../../../contract/deals';
+import { errorBodySchema } from '../../../contract/errors';
 import { dealIdParamSchema, idParamSchema, messageResponseSchema } from '../../../contract/fields';
 import { currentUser, routeDefaults } from '../../lib/route-guard';
 
 export const bidsRoutes: FastifyPluginAsyncZod = async (app) => {
   routeDefaults(app, { tags: ['bids'], signedIn: true });
-  const { bids } = app.services;
+  const { bids, rateLimits } = app.services;
 
   app.post(
     '/api/bidding/create',
     {
-      schema: { body: createBidSchema, response: { 201: bidSchema } },
+      schema: { body: createBidSchema, response: { 201: bidSchema, 429: errorBodySchema } },
     },
-    async (request, reply) =>
-      reply.status(201).send(await bids.create(currentUser(request).id, request.body)),
+    async (request, reply) => {
+      const { id } = currentUser(request);
+      // Counted before anything is written: a refused bid leaves nothing behind.
+      await rateLimits.consume(['bidsPerUser', String(id)]);
+      return reply.status(201).send(await bids.create(id, request.body));
+    },
   );
 
   app.put(

@@ -7,24 +7,29 @@ import {
   rejectRequestResponseSchema,
   sendRequestSchema,
 } from '../../../contract/deals';
+import { errorBodySchema } from '../../../contract/errors';
 import { dealIdParamSchema, idParamSchema, messageResponseSchema } from '../../../contract/fields';
 import { publicInfoQuerySchema, userListSchema } from '../../../contract/users';
 import { currentUser, routeDefaults } from '../../lib/route-guard';
 
 export const dealmakerRequestsRoutes: FastifyPluginAsyncZod = async (app) => {
   routeDefaults(app, { tags: ['dealmaker requests'], signedIn: true });
-  const requests = app.services.dealmakerRequests;
+  const { dealmakerRequests: requests, rateLimits } = app.services;
 
   app.post(
     '/api/request-dealmaker/send-request',
     {
       schema: {
         body: sendRequestSchema,
-        response: { 201: dealmakerRequestSchema },
+        response: { 201: dealmakerRequestSchema, 429: errorBodySchema },
       },
     },
-    async (request, reply) =>
-      reply.status(201).send(await requests.send(currentUser(request).id, request.body)),
+    async (request, reply) => {
+      const { id } = currentUser(request);
+      // Counted before anything is written: a refused request reaches nobody.
+      await rateLimits.consume(['dealmakerRequestsPerUser', String(id)]);
+      return reply.status(201).send(await requests.send(id, request.body));
+    },
   );
 
   // Registered before /:dealId so that "my-requests" is not read as a deal id.

@@ -7,12 +7,13 @@ import {
   dealSchema,
   dealSearchParamsSchema,
 } from '../../../contract/deals';
+import { errorBodySchema } from '../../../contract/errors';
 import { idParamSchema, messageResponseSchema, pageQuerySchema } from '../../../contract/fields';
 import { currentUser, routeDefaults } from '../../lib/route-guard';
 
 export const dealsRoutes: FastifyPluginAsyncZod = async (app) => {
   routeDefaults(app, { tags: ['deals'], signedIn: true });
-  const { deals } = app.services;
+  const { deals, rateLimits } = app.services;
 
   app.get(
     '/api/deals/all',
@@ -72,10 +73,14 @@ export const dealsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/deals/create-deal',
     {
-      schema: { body: createDealSchema, response: { 201: dealSchema } },
+      schema: { body: createDealSchema, response: { 201: dealSchema, 429: errorBodySchema } },
     },
-    async (request, reply) =>
-      reply.status(201).send(await deals.create(currentUser(request).id, request.body)),
+    async (request, reply) => {
+      const { id } = currentUser(request);
+      // Counted before anything is written: a refused deal leaves nothing behind.
+      await rateLimits.consume(['dealsPerUser', String(id)]);
+      return reply.status(201).send(await deals.create(id, request.body));
+    },
   );
 
   app.put(

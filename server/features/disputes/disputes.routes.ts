@@ -1,13 +1,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { createDisputeSchema, disputeSchema, resolveDisputeSchema } from '../../../contract/disputes';
+import { errorBodySchema } from '../../../contract/errors';
 import { dealIdParamSchema, idParamSchema } from '../../../contract/fields';
 import { proposalParamsSchema, proposalSchema, proposeSettlementSchema } from '../../../contract/settlements';
 import { currentUser, routeDefaults } from '../../lib/route-guard';
 
 export const disputesRoutes: FastifyPluginAsyncZod = async (app) => {
   routeDefaults(app, { tags: ['disputes'], signedIn: true });
-  const { disputes, settlements } = app.services;
+  const { disputes, settlements, rateLimits } = app.services;
 
   app.post(
     '/api/disputes',
@@ -61,15 +62,17 @@ export const disputesRoutes: FastifyPluginAsyncZod = async (app) => {
           'Proposes how much of the locked escrow goes to the dealmaker; the rest goes back to the dealers in proportion to what each paid. Supersedes the open proposal; the proposer has accepted it.',
         params: idParamSchema,
         body: proposeSettlementSchema,
-        response: { 201: proposalSchema },
+        response: { 201: proposalSchema, 429: errorBodySchema },
       },
     },
-    async (request, reply) =>
-      reply
+    async (request, reply) => {
+      const { id } = currentUser(request);
+      // Counted before anything is written: each proposal notifies the other participants.
+      await rateLimits.consume(['settlementProposalsPerUser', String(id)]);
+      return reply
         .status(201)
-        .send(
-          await settlements.propose(request.params.id, currentUser(request).id, request.body.toDealmaker),
-        ),
+        .send(await settlements.propose(request.params.id, id, request.body.toDealmaker));
+    },
   );
 
   app.post(

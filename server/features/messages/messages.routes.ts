@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { errorBodySchema } from '../../../contract/errors';
 import { dealIdParamSchema } from '../../../contract/fields';
 import {
   markMessagesReadSchema,
@@ -14,15 +15,20 @@ import { currentUser, routeDefaults } from '../../lib/route-guard';
 
 export const messagesRoutes: FastifyPluginAsyncZod = async (app) => {
   routeDefaults(app, { tags: ['messages'], signedIn: true });
-  const messages = app.services.messages;
+  const { messages, rateLimits } = app.services;
 
   app.post(
     '/api/messages/send',
     {
-      schema: { body: sendMessageSchema, response: { 201: messageSchema } },
+      schema: { body: sendMessageSchema, response: { 201: messageSchema, 429: errorBodySchema } },
     },
-    async (request, reply) =>
-      reply.status(201).send(await messages.send(currentUser(request).id, request.body)),
+    async (request, reply) => {
+      const { id } = currentUser(request);
+      // The hot path: one limiter call (in memory, or one Redis round trip), no database query; counted
+      // before the message is stored, so a refused one reaches nobody.
+      await rateLimits.consume(['messagesPerUser', String(id)]);
+      return reply.status(201).send(await messages.send(id, request.body));
+    },
   );
 
   app.get(
