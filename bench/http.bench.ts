@@ -24,7 +24,7 @@ import path from 'node:path';
 import { hash } from '@node-rs/argon2';
 import pg from 'pg';
 import { runningClusterUrl } from '../server/db/embedded-postgres';
-import { withAdmin, withDatabase } from '../server/test/test-database';
+import { dropDatabase, withAdmin, withDatabase } from '../server/test/test-database';
 import { seedMoneyHistory } from './money-history';
 import { root, start, startBuiltServer, stop } from './processes';
 
@@ -353,7 +353,7 @@ async function benchDatabase(database: 'postgres' | 'embedded', bare: ChildProce
   } finally {
     await stop(server);
     if (database === 'postgres') {
-      await withAdmin(adminUrl!, (client) => client.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`));
+      await dropDatabase(adminUrl!, dbName);
     }
     fs.rmSync(dataDir, { recursive: true, force: true });
   }

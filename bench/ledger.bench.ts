@@ -24,7 +24,7 @@ import { deals, users } from '../server/db/schema';
 import { AppError } from '../server/lib/errors';
 import { createServices, type Services } from '../server/services';
 import { auditLedger } from '../server/test/ledger-audit';
-import { withAdmin, withDatabase } from '../server/test/test-database';
+import { dropDatabase, withAdmin, withDatabase } from '../server/test/test-database';
 import { seedMoneyHistory } from './money-history';
 import { openTemporaryEmbedded } from './temp-embedded';
 
@@ -93,7 +93,8 @@ function planRounds(rounds: number): RoundPlan[] {
 
 type RoundResult = { seconds: number; latenciesMs: number[]; moved: number; refused: number; failed: number };
 
-async function runOn(name: string, database: Database, plans: RoundPlan[]) {
+/** `ownerUrl`: the database's owner, who alone may ANALYZE (the services run as the server's restricted role). */
+async function runOn(name: string, database: Database, ownerUrl: string, plans: RoundPlan[]) {
   const log = Fastify({ logger: false }).log;
   const config = loadConfig({
     DATA_DIR: '/nonexistent-bench-data-dir',
@@ -134,7 +135,9 @@ async function runOn(name: string, database: Database, plans: RoundPlan[]) {
     })
     .returning({ id: users.id });
   // A ledger like an established marketplace's, not a fresh install's (money-history.ts).
-  await seedMoneyHistory(database.executeSql, historyUser!.id, 20_000);
+  await withAdmin(ownerUrl, (client) =>
+    seedMoneyHistory((text, values) => client.query(text, values), historyUser!.id, 20_000),
+  );
   for (let i = 0; i < hotUsers; i++) await services.wallet.deposit(userIds[i]!, startingFundsCents);
 
   const results: RoundResult[] = [];
@@ -221,7 +224,7 @@ async function main() {
   if (!only || only.includes('embedded')) {
     const embedded = await openTemporaryEmbedded();
     try {
-      const { results, problems } = await runOn('embedded', embedded, plans);
+      const { results, problems } = await runOn('embedded', embedded, embedded.url, plans);
       rows.push({ name: 'embedded PostgreSQL', summary: summarize(results), problems });
     } finally {
       await embedded.close();
@@ -233,13 +236,14 @@ async function main() {
     const name = `dealmaker_bench_${randomBytes(6).toString('hex')}`;
     await withAdmin(adminUrl, (client) => client.query(`CREATE DATABASE ${name}`));
     try {
+      const ownerUrl = withDatabase(adminUrl, name);
       const postgres = await openDatabase({
         kind: 'postgres',
-        url: withDatabase(adminUrl, name),
+        url: ownerUrl,
         poolSize: Number(process.env.BENCH_POOL ?? 20),
       });
       try {
-        const { results, problems } = await runOn('postgresql', postgres, plans);
+        const { results, problems } = await runOn('postgresql', postgres, ownerUrl, plans);
         rows.push({
           name: `PostgreSQL (pool ${process.env.BENCH_POOL ?? 20})`,
           summary: summarize(results),
@@ -249,7 +253,7 @@ async function main() {
         await postgres.close();
       }
     } finally {
-      await withAdmin(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+      await dropDatabase(adminUrl, name);
     }
   }
 

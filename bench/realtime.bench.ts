@@ -30,7 +30,7 @@ import type { ServerEvents } from '../contract/realtime';
 import { type Database, openDatabase } from '../server/db/client';
 import { deals, users } from '../server/db/schema';
 import { TokenSigner } from '../server/features/auth/tokens';
-import { withAdmin, withDatabase } from '../server/test/test-database';
+import { dropDatabase, withAdmin, withDatabase } from '../server/test/test-database';
 import { freePort, startBuiltServer, stop } from './processes';
 import { openTemporaryEmbedded } from './temp-embedded';
 
@@ -392,7 +392,7 @@ async function postgresDatabase(adminUrl: string) {
     url,
     close: async () => {
       await database.close();
-      await withAdmin(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+      await dropDatabase(adminUrl, name);
     },
   };
 }

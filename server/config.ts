@@ -24,6 +24,7 @@ const environmentSchema = z.object({
   HOST: z.string().trim().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().trim().min(1).default('./data'),
   DATABASE_URL: optionalUrl(['postgres', 'postgresql'], 'PostgreSQL'),
+  DATABASE_APP_URL: optionalUrl(['postgres', 'postgresql'], 'PostgreSQL'),
   REDIS_URL: optionalUrl(['redis', 'rediss'], 'Redis'),
   // Part of Redis channel patterns (the Socket.IO adapter subscribes with `<prefix>…#*`): no glob characters.
   REDIS_PREFIX: z
@@ -78,6 +79,11 @@ export type Config = {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /**
+   * A login role without privileges of its own for the server's queries, when DATABASE_URL's role may
+   * not create one (a managed database); unset: the server makes `<database>_app` (server/db/roles.ts).
+   */
+  databaseAppUrl: string | undefined;
   redisUrl: string | undefined;
   smtpUrl: string | undefined;
   publicUrl: string;
@@ -130,11 +136,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  const appUrlProblem = databaseAppUrlProblem(e.DATABASE_APP_URL, e.DATABASE_URL);
+  if (appUrlProblem) throw new ConfigError(`Invalid configuration:\n  DATABASE_APP_URL: ${appUrlProblem}`);
   return {
     port: e.PORT,
     host: e.HOST,
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
+    databaseAppUrl: e.DATABASE_APP_URL,
     redisUrl: e.REDIS_URL,
     redisPrefix: e.REDIS_PREFIX ?? defaultRedisPrefix(e.DATABASE_URL, path.resolve(e.DATA_DIR)),
     smtpUrl: e.SMTP_URL,
@@ -186,4 +195,18 @@ export function defaultRedisPrefix(databaseUrl: string | undefined, dataDir: str
     identity = `postgres:${url.hostname.toLowerCase()}:${url.port || '5432'}/${url.pathname.slice(1)}`;
   }
   return `dealmaker:${createHash('sha256').update(identity).digest('hex').slice(0, 12)}`;
+}
+
+/** What is wrong with DATABASE_APP_URL beside DATABASE_URL, if anything. */
+function databaseAppUrlProblem(appUrl: string | undefined, ownerUrl: string | undefined) {
+  if (!appUrl) return undefined;
+  if (!ownerUrl) {
+    return 'is used only with DATABASE_URL (the embedded database makes its restricted role itself)';
+  }
+  const user = decodeURIComponent(new URL(appUrl).username);
+  if (!user) return 'must name the login role (postgres://role:password@host/database)';
+  if (user === decodeURIComponent(new URL(ownerUrl).username)) {
+    return "must name another role than DATABASE_URL's: the server's login must not own the tables";
+  }
+  return undefined;
 }

@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './db/client';
 import { EmbeddedPostgresError } from './db/embedded-postgres-error';
 import { DataDirLockedError } from './db/lock';
+import { DatabaseRoleError } from './db/roles';
 
 /**
  * JSON lines for machines (log collectors, files, CI); for a person at a terminal (`npm start`,
@@ -32,7 +33,7 @@ async function main() {
   const config = loadConfig();
   const database = await openDatabase(
     config.databaseUrl
-      ? { kind: 'postgres', url: config.databaseUrl }
+      ? { kind: 'postgres', url: config.databaseUrl, appUrl: config.databaseAppUrl }
       : { kind: 'embedded', dataDir: config.dataDir },
   );
   const app = await buildApp({ config, database, logger: loggerOptions(config.logLevel) });
@@ -63,6 +64,13 @@ async function main() {
         'Set JWT_SECRET (at least 32 random characters) in production, so that a copy of the database cannot forge them.',
     );
   }
+  if (!database.login.restricted) {
+    app.log.warn(
+      `The server runs as the database's owner (${database.login.user}): DATABASE_URL's role may not create roles and DATABASE_APP_URL is not set. ` +
+        "The owner can disable the audit log's triggers and then change or delete it, so a SQL injection could too. " +
+        'Create a login role without privileges and set DATABASE_APP_URL to it (README, Configuration).',
+    );
+  }
   app.log.info(
     `Dealmaker is running at ${config.publicUrl} (${database.kind === 'embedded' ? `embedded database in ${config.dataDir}` : 'PostgreSQL'}${config.redisUrl ? ', Redis' : ''})`,
   );
@@ -72,7 +80,8 @@ main().catch((error) => {
   if (
     error instanceof ConfigError ||
     error instanceof DataDirLockedError ||
-    error instanceof EmbeddedPostgresError
+    error instanceof EmbeddedPostgresError ||
+    error instanceof DatabaseRoleError
   ) {
     console.error(error.message);
   } else {

@@ -1,10 +1,15 @@
 // Setup of the payment replay (README.md): a migrated database with 7 users, 12 deals with escrows and a money history.
-import { openDatabase } from '../../server/db/client';
+// pgbench replays as the owner, so the database is only migrated (no restricted role) and seeded as the owner,
+// who alone may ANALYZE.
+import pg from 'pg';
+import { migrateDatabase } from '../../server/db/client';
 import { seedMoneyHistory } from '../money-history';
 
 const url = process.env.URL!;
-const db = await openDatabase({ kind: 'postgres', url, poolSize: 2 });
-const q = db.executeSql;
+await migrateDatabase(url);
+const client = new pg.Client({ connectionString: url });
+await client.connect();
+const q = (text: string, values?: unknown[]) => client.query(text, values);
 await q(
   `insert into users (username, email, full_name, password_hash, verified_at) select 'u' || g, 'u' || g || '@x.test', 'U ' || g, 'x', now() from generate_series(1, 7) g`,
 );
@@ -16,5 +21,5 @@ await q(
   `insert into escrows (deal_id, amount_cents, creator_share_cents, counterpart_share_cents) select id, 10000, 5000, 5000 from deals`,
 );
 await seedMoneyHistory(q, 7, 20000);
-await db.close();
+await client.end();
 console.log('ok');

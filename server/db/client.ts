@@ -2,7 +2,9 @@ import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
+import { type ExecuteSql, installJobQueue } from '../lib/jobs';
 import { migrationsFolder } from '../paths';
+import { type AppLogin, type DatabaseLogin, DatabaseRoleError, provideAppLogin } from './roles';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -16,24 +18,39 @@ export type Database = {
   db: Db;
   /** 'embedded': the PostgreSQL server this process runs in DATA_DIR; 'postgres': DATABASE_URL. */
   kind: 'embedded' | 'postgres';
+  /** Who the queries run as: the restricted role, or the owner when none could be had (roles.ts). */
+  login: DatabaseLogin;
   /** Plain SQL on the pool, for libraries that bring their own SQL (the job queue). */
-  executeSql: (text: string, values?: unknown[]) => Promise<{ rows: unknown[] }>;
+  executeSql: ExecuteSql;
   close: () => Promise<void>;
 };
 
 export type DatabaseOptions =
-  | { kind: 'postgres'; url: string; poolSize?: number }
+  | {
+      kind: 'postgres';
+      /** The owner's login (DATABASE_URL): migrations, the job queue's schema, the restricted role. */
+      url: string;
+      /** A ready-made restricted login (DATABASE_APP_URL), for an owner that may not create roles. */
+      appUrl?: string;
+      poolSize?: number;
+    }
   /** The embedded server of DATA_DIR; `lock: false` only for a caller that holds the folder's lock itself. */
   | { kind: 'embedded'; dataDir: string; lock?: boolean; log?: (line: string) => void };
 
-/** Opens the database (starting the embedded server if that is the one) and brings its schema up to date. */
+/**
+ * Opens the database (starting the embedded server if that is the one): as its owner, brings its schema
+ * up to date and makes (or updates) the restricted role; then connects as that role, which is what the
+ * returned handle runs as (docs/decisions/0021-restricted-database-role.md). No connection of the owner
+ * stays open.
+ */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  if (options.kind === 'postgres') return connect(options.url, 'postgres', options.poolSize);
+  if (options.kind === 'postgres') return connect(options.url, 'postgres', options);
   // Loaded only in embedded mode: a server on DATABASE_URL never needs it.
   const { startEmbeddedPostgres } = await import('./embedded-postgres');
   const server = await startEmbeddedPostgres(options.dataDir, { lock: options.lock, log: options.log });
   try {
-    const database = await connect(server.url, 'embedded');
+    // Its owner is the cluster's superuser, so the restricted role is always made.
+    const database = await connect(server.url, 'embedded', {});
     return {
       ...database,
       close: async () => {
@@ -50,12 +67,28 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
 }
 
-async function connect(url: string, kind: Database['kind'], poolSize = 20): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+/**
+ * Brings a database's schema up to date as its owner and makes no role: the test template, whose
+ * copies each make their own (a role made for the template would outlive it, roles being cluster-wide).
+ */
+export async function migrateDatabase(ownerUrl: string): Promise<void> {
+  await prepareAsOwner(ownerUrl, (owner) => migrateAndInstall(owner));
+}
+
+async function connect(
+  ownerUrl: string,
+  kind: Database['kind'],
+  options: { appUrl?: string; poolSize?: number },
+): Promise<Database> {
+  const login = await prepareAsOwner(ownerUrl, async (owner) => {
+    await migrateAndInstall(owner);
+    return provideAppLogin(owner, ownerUrl, options.appUrl);
+  });
+  const pool = new pg.Pool({ connectionString: login.url, max: options.poolSize ?? 20 });
   // A broken idle connection must not take the process down; the next query reconnects.
   pool.on('error', () => {});
   try {
-    await migrateWithLock(pool);
+    await checkLogin(pool, login);
   } catch (error) {
     await pool.end();
     throw error;
@@ -63,26 +96,48 @@ async function connect(url: string, kind: Database['kind'], poolSize = 20): Prom
   return {
     db: drizzleNodePg(pool, { schema }) as unknown as Db,
     kind,
+    login: { user: login.user, restricted: login.restricted },
     executeSql: (text, values) => pool.query(text, values),
     close: () => pool.end(),
   };
 }
 
 /**
- * Several instances may start at once against one PostgreSQL: an advisory lock
- * lets one of them migrate while the others wait, then find nothing to do.
+ * One connection of the owner, holding the migration lock while `work` runs: several instances may
+ * start at once against one PostgreSQL, and one of them migrates, installs the job queue and makes the
+ * role while the others wait, then find nothing left to do. Closing the session releases the lock.
  */
-async function migrateWithLock(pool: pg.Pool) {
-  const client = await pool.connect();
+async function prepareAsOwner<T>(ownerUrl: string, work: (owner: pg.Client) => Promise<T>): Promise<T> {
+  const owner = new pg.Client({ connectionString: ownerUrl });
+  owner.on('error', () => {});
+  await owner.connect();
   try {
-    await client.query('SELECT pg_advisory_lock($1)', [migrationLockKey]);
-    try {
-      await migrateNodePg(drizzleNodePg(client, { schema }), { migrationsFolder });
-    } finally {
-      await client.query('SELECT pg_advisory_unlock($1)', [migrationLockKey]);
-    }
+    await owner.query('SELECT pg_advisory_lock($1)', [migrationLockKey]);
+    return await work(owner);
   } finally {
-    client.release();
+    await owner.end();
   }
 }
 const migrationLockKey = 7_204_391_118;
+
+async function migrateAndInstall(owner: pg.Client) {
+  await migrateNodePg(drizzleNodePg(owner, { schema }), { migrationsFolder });
+  await installJobQueue((text, values) => owner.query(text, values));
+}
+
+/** The pool signs in as the login it was given (DATABASE_APP_URL through a proxy could map it): checked once. */
+async function checkLogin(pool: pg.Pool, login: AppLogin) {
+  let user: string;
+  try {
+    user = (await pool.query<{ user: string }>('SELECT current_user AS "user"')).rows[0]!.user;
+  } catch (error) {
+    throw new DatabaseRoleError(
+      `Could not sign in to the database as "${login.user}", the server's ${login.restricted ? 'restricted ' : ''}login: ${(error as Error).message}`,
+    );
+  }
+  if (user !== login.user) {
+    throw new DatabaseRoleError(
+      `The database login was meant to be "${login.user}" but the connection runs as "${user}".`,
+    );
+  }
+}

@@ -1,7 +1,11 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import PgBoss from 'pg-boss';
-import type { Database, Tx } from '../db/client';
+
+/** Plain SQL with $1… parameters, as pg-boss sends it, on a pool or one connection. */
+export type ExecuteSql = (text: string, values?: unknown[]) => Promise<{ rows: unknown[] }>;
+/** What scheduling needs of the caller's transaction (a Drizzle transaction handle). */
+type Transaction = { execute(query: SQL): PromiseLike<unknown> };
 
 /** Every kind of job and what it carries. */
 export type JobData = {
@@ -27,18 +31,31 @@ export class Jobs {
     private readonly pollingIntervalSeconds: number,
   ) {}
 
+  /**
+   * Starts fetching and maintaining jobs on the server's own login (the restricted role: everything
+   * pg-boss does once installed is reading and writing rows of its tables). Its schema and the queues
+   * are already there: `installJobQueue`, run by openDatabase as the owner.
+   */
   static async start(options: {
-    executeSql: Database['executeSql'];
+    executeSql: ExecuteSql;
     pollingIntervalSeconds?: number;
     log: FastifyBaseLogger;
   }) {
-    const boss = await startBoss(options);
-    await createQueues(options.executeSql);
+    const boss = new PgBoss({
+      db: { executeSql: (text, values) => options.executeSql(text, values) },
+      schema: 'pgboss',
+      // Installing and upgrading the schema is the owner's (installJobQueue): here it is only checked.
+      migrate: false,
+      // No cron schedules: each deadline is a job of its own.
+      schedule: false,
+    });
+    boss.on('error', (error) => options.log.error({ err: error }, 'job queue error'));
+    await boss.start();
     return new Jobs(boss, options.pollingIntervalSeconds ?? 2);
   }
 
   /** Schedules a job to run at `runAt`, in the caller's transaction: it exists only if that commits. */
-  async schedule<N extends JobName>(tx: Tx, name: N, data: JobData[N], runAt: Date) {
+  async schedule<N extends JobName>(tx: Transaction, name: N, data: JobData[N], runAt: Date) {
     await this.boss.send(name, data, {
       startAfter: runAt,
       db: { executeSql: (text, values) => executeIn(tx, text, values) },
@@ -63,43 +80,24 @@ export class Jobs {
 }
 
 /**
- * Starts pg-boss, installing its schema on first use. Instances starting together on a fresh database
- * race to install it, and pg-boss's own guard can let the later one fail ("duplicate key … pgboss"):
- * that one then finds the schema installed with a new PgBoss (a failed one cannot be started again).
+ * Installs pg-boss's schema, or brings it up to pg-boss's version, and creates the queues that do not
+ * exist yet (each queue is a table of its own: DDL). openDatabase runs it as the database's owner,
+ * right after the migrations and under their advisory lock, so instances starting together take turns
+ * (pg-boss's own guard, and its createQueue, race or deadlock when two run at once).
  */
-async function startBoss(options: { executeSql: Database['executeSql']; log: FastifyBaseLogger }) {
-  for (let attempt = 1; ; attempt++) {
-    const boss = new PgBoss({
-      db: { executeSql: (text, values) => options.executeSql(text, values) },
-      schema: 'pgboss',
-      // No cron schedules: each deadline is a job of its own.
-      schedule: false,
-    });
-    boss.on('error', (error) => options.log.error({ err: error }, 'job queue error'));
-    try {
-      await boss.start();
-      return boss;
-    } catch (error) {
-      if (attempt >= 3) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
-    }
-  }
-}
-
-/** Any number that no other advisory lock of the product uses (migrations use another). */
-const queueCreationLockKey = 727_411_002;
-
-/**
- * Creates the queues that do not exist yet. pg-boss's createQueue run by two instances starting together
- * deadlocks in PostgreSQL, so the instances take turns under an advisory lock, and the check for an
- * existing queue runs after the lock is held (a DO block's statements each see what committed before).
- */
-async function createQueues(executeSql: Database['executeSql']) {
+export async function installJobQueue(executeSql: ExecuteSql) {
+  const boss = new PgBoss({
+    db: { executeSql: (text, values) => executeSql(text, values) },
+    schema: 'pgboss',
+    supervise: false,
+    schedule: false,
+  });
+  await boss.start();
+  await boss.stop({ graceful: false, close: false });
   const options = JSON.stringify({ policy: 'standard', retryLimit: 10, retryDelay: 5, retryBackoff: true });
   for (const name of jobNames) {
     // The names and options are constants of this file: nothing from outside reaches this SQL.
     await executeSql(`DO $$ BEGIN
-      PERFORM pg_advisory_xact_lock(${queueCreationLockKey});
       IF NOT EXISTS (SELECT 1 FROM pgboss.queue WHERE name = '${name}') THEN
         PERFORM pgboss.create_queue('${name}', '${options}'::json);
       END IF;
@@ -108,7 +106,7 @@ async function createQueues(executeSql: Database['executeSql']) {
 }
 
 /** pg-boss's own SQL ($1, $2… parameters) run on the caller's transaction handle. */
-async function executeIn(tx: Tx, text: string, values: unknown[] = []) {
+async function executeIn(tx: Transaction, text: string, values: unknown[] = []) {
   const chunks: SQL[] = text
     .split(/\$(\d+)/)
     .map((part, index) => (index % 2 === 0 ? sql.raw(part) : sql`${values[Number(part) - 1] ?? null}`));

@@ -1,5 +1,6 @@
 // `npm run demo-data`: fills the configured database (DATA_DIR or DATABASE_URL, exactly as the server
-// opens it) with demo users, through the same services the API uses. Running it again changes nothing.
+// opens it, as the same restricted role) with demo users, through the same services the API uses.
+// Running it again changes nothing.
 import type { FastifyBaseLogger } from 'fastify';
 import { type Config, ConfigError, loadConfig } from '../config';
 import { openDatabase } from '../db/client';
@@ -295,7 +296,7 @@ async function main() {
   try {
     database = await openDatabase(
       config.databaseUrl
-        ? { kind: 'postgres', url: config.databaseUrl }
+        ? { kind: 'postgres', url: config.databaseUrl, appUrl: config.databaseAppUrl }
         : { kind: 'embedded', dataDir: config.dataDir },
     );
   } catch (error) {

@@ -12,12 +12,21 @@ import { AuditService } from '../features/audit/audit.service';
  * embedded database of DATA_DIR — the running server's when there is one).
  * Each grant and revoke is written to the audit log. A signed-in user's
  * change takes effect within a second (the server re-reads account state).
+ * It runs as the server's restricted role, like the server: changing a user
+ * and adding to the audit log is all it does, and nothing here needs more.
  */
 const usage = 'Usage: npm run operator -- grant <username> | revoke <username> | list';
 
 async function open(): Promise<Database> {
   const config = loadConfig();
-  if (config.databaseUrl) return openDatabase({ kind: 'postgres', url: config.databaseUrl });
+  if (config.databaseUrl) {
+    return openDatabase({
+      kind: 'postgres',
+      url: config.databaseUrl,
+      appUrl: config.databaseAppUrl,
+      poolSize: 2,
+    });
+  }
   const { runningClusterUrl } = await import('../db/embedded-postgres');
   const running = runningClusterUrl(config.dataDir);
   if (running) return openDatabase({ kind: 'postgres', url: running, poolSize: 2 });
