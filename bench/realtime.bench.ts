@@ -28,7 +28,7 @@ import { io as connect, type Socket } from 'socket.io-client';
 import type { Message } from '../contract/messages';
 import type { ServerEvents } from '../contract/realtime';
 import { type Database, openDatabase } from '../server/db/client';
-import { deals, users } from '../server/db/schema';
+import { deals, sessions, users } from '../server/db/schema';
 import { TokenSigner } from '../server/features/auth/tokens';
 import { dropDatabase, withAdmin, withDatabase } from '../server/test/test-database';
 import { freePort, startBuiltServer, stop } from './processes';
@@ -295,7 +295,21 @@ async function dealmakerTarget(
     .returning({ id: deals.id });
   if (dealRows.some((row, index) => row.id !== index + 1))
     throw new Error('expected deal ids 1…n in a fresh database');
-  const tokens = await Promise.all(userRows.map((row) => signer.sign({ ...row, tokenVersion: 0 })));
+  // Each bench user is signed in once: a token is good only with its open session.
+  const sessionRows = await database.db
+    .insert(sessions)
+    .values(
+      userRows.map((row) => ({
+        id: `bench-session-${row.id}`,
+        userId: row.id,
+        expiresAt: new Date(Date.now() + 24 * 3_600_000),
+        device: 'Benchmark client',
+      })),
+    )
+    .returning({ id: sessions.id, expiresAt: sessions.expiresAt });
+  const tokens = await Promise.all(
+    userRows.map((row, index) => signer.sign({ ...row, tokenVersion: 0 }, sessionRows[index]!)),
+  );
 
   // Each instance is the built server in its own process, as in production: the clients here do not
   // share its event loop.

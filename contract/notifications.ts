@@ -39,6 +39,8 @@ export const notificationKinds = [
   'deal-settled',
   'review-received',
   'message',
+  /** A sign-in from a device the account had not used (also mailed, whatever the settings: it is about security). */
+  'new-sign-in',
 ] as const;
 export type NotificationKind = (typeof notificationKinds)[number];
 

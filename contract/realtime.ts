@@ -78,6 +78,11 @@ export type SocketNotices = {
    * is disconnected. An acknowledgement the dropped event asked for answers `{ ok: false, message }`.
    */
   'rate-limited': { message: string; event: string };
+  /**
+   * The socket's session was ended (from another device, by a password change or reset, by signing out):
+   * the socket is closed right after; `message` says why, for the tab to show (null after signing out).
+   */
+  'session-ended': { message: string | null };
 };
 /** Everything a socket may receive. */
 export type SocketEvents = ServerEvents & SocketNotices;

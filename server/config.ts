@@ -43,6 +43,11 @@ const environmentSchema = z.object({
     .optional()
     .transform((value) => (value ? value : undefined))
     .refine((value) => value === undefined || value.length >= 32, 'must be at least 32 characters'),
+  ENCRYPTION_KEY: z
+    .string()
+    .optional()
+    .transform((value) => (value ? value : undefined))
+    .refine((value) => value === undefined || value.length >= 32, 'must be at least 32 characters'),
   CORS_ORIGINS: z
     .string()
     .optional()
@@ -88,6 +93,8 @@ export type Config = {
   smtpUrl: string | undefined;
   publicUrl: string;
   jwtSecret: string | undefined;
+  /** Encrypts the secrets of authenticator apps at rest; unset: generated once and kept in the database. */
+  encryptionKey: string | undefined;
   corsOrigins: string[];
   /** Behind a reverse proxy: take the client address from X-Forwarded-For (sign-in limits count per address). */
   trustProxy: boolean;
@@ -149,6 +156,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: e.SMTP_URL,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     jwtSecret: e.JWT_SECRET,
+    encryptionKey: e.ENCRYPTION_KEY,
     corsOrigins: e.CORS_ORIGINS,
     trustProxy: e.TRUST_PROXY,
     mailFrom: e.MAIL_FROM,

@@ -64,6 +64,12 @@ async function main() {
         'Set JWT_SECRET (at least 32 random characters) in production, so that a copy of the database cannot forge them.',
     );
   }
+  if (!config.encryptionKey) {
+    app.log.warn(
+      'ENCRYPTION_KEY is not set: the secrets of authenticator apps are encrypted with a key generated once and kept in the database. ' +
+        'Set ENCRYPTION_KEY (at least 32 random characters) in production, so that a copy of the database does not reveal them.',
+    );
+  }
   if (!database.login.restricted) {
     app.log.warn(
       `The server runs as the database's owner (${database.login.user}): DATABASE_URL's role may not create roles and DATABASE_APP_URL is not set. ` +

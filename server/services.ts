@@ -4,7 +4,11 @@ import type { Database, Db } from './db/client';
 import { createTransact } from './db/transaction';
 import { AdminService } from './features/admin/admin.service';
 import { AuditService } from './features/audit/audit.service';
+import { AccountSecurityService } from './features/auth/account-security.service';
 import { AuthService } from './features/auth/auth.service';
+import { PasskeysService } from './features/auth/passkeys.service';
+import { SecondFactorService } from './features/auth/second-factor.service';
+import { SessionsService } from './features/auth/sessions.service';
 import { BidsService } from './features/deals/bids.service';
 import { DealAccess } from './features/deals/deal-access';
 import { DealmakerRequestsService } from './features/deals/dealmaker-requests.service';
@@ -61,10 +65,26 @@ export async function createServices(deps: ServiceDeps) {
   });
   const audit = new AuditService(db);
   const users = new UsersService(db);
-  const auth = await AuthService.create({ ...deps, transact, users, events, rateLimits, background, audit });
+  const notifications = new NotificationsService({ ...deps, events, background });
+  const sessions = new SessionsService({ ...deps, events, notifications, background });
+  const passkeys = new PasskeysService(db, config);
+  const secondFactor = await SecondFactorService.create({ db, config, rateLimits, passkeys });
+  const authDeps = {
+    ...deps,
+    transact,
+    users,
+    events,
+    rateLimits,
+    background,
+    audit,
+    sessions,
+    passkeys,
+    secondFactor,
+  };
+  const auth = await AuthService.create(authDeps);
+  const accountSecurity = new AccountSecurityService(authDeps);
   const profile = new ProfileService(db, transact, users, rateLimits);
   const dealAccess = new DealAccess(db, events);
-  const notifications = new NotificationsService({ ...deps, events, background });
   const timeline = new TimelineService(db, dealAccess, notifications);
   const wallet = new WalletService(db, transact);
   const escrow = new EscrowService(db, transact, dealAccess, wallet, timeline, events, {
@@ -127,6 +147,8 @@ export async function createServices(deps: ServiceDeps) {
     },
     audit,
     auth,
+    accountSecurity,
+    sessions,
     users,
     profile,
     dealAccess,

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { adminRoutes } from './admin/admin.routes';
 import { authRoutes } from './auth/auth.routes';
+import { securityRoutes } from './auth/security.routes';
 import { bidsRoutes } from './deals/bids.routes';
 import { dealmakerRequestsRoutes } from './deals/dealmaker-requests.routes';
 import { dealsRoutes } from './deals/deals.routes';
@@ -21,6 +22,7 @@ import { walletRoutes } from './wallet/wallet.routes';
 export const registerRoutes: FastifyPluginAsync = async (app) => {
   await app.register(healthRoutes);
   await app.register(authRoutes);
+  await app.register(securityRoutes);
   await app.register(usersRoutes);
   await app.register(profileRoutes);
   await app.register(profilePictureFilesRoutes);

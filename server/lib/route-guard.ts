@@ -1,10 +1,16 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
-import { errorBodySchema } from '../../contract/errors';
-import { forbidden, unauthenticated } from './errors';
+import { errorBodySchema, errorCodes } from '../../contract/errors';
+import { AppError, forbidden, unauthenticated } from './errors';
 import { setRequestActor } from './request-context';
 
-/** The signed-in user of a request, as the token and the account row tell it. */
-export type AuthUser = { id: number; username: string; email: string; isOperator: boolean };
+/** The signed-in user of a request, as the token, its session and the account row tell it. */
+export type AuthUser = {
+  id: number;
+  username: string;
+  email: string;
+  isOperator: boolean;
+  sessionId: string;
+};
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -14,14 +20,33 @@ declare module 'fastify' {
 
 /** onRequest hook of routes that need a signed-in user: before the body is read, so 401 comes before 400. */
 export async function authenticate(request: FastifyRequest, _reply: FastifyReply) {
-  request.authUser = await request.server.services.auth.userFromRequest(request);
-  if (!request.authUser) throw unauthenticated();
+  request.authUser = await request.server.services.auth.authenticateRequest(request);
   setRequestActor({ id: request.authUser.id, username: request.authUser.username });
 }
 
-/** After `authenticate`: operators only (a user becomes one only by `npm run operator` on the server). */
+/**
+ * After `authenticate`: operators only (a user becomes one only by `npm run operator` on the server), and
+ * only with a second factor on: an operator's password alone must not open the console.
+ */
 export async function operatorsOnly(request: FastifyRequest, _reply: FastifyReply) {
-  if (!currentUser(request).isOperator) throw forbidden('Only operators can do this.');
+  const user = currentUser(request);
+  if (!user.isOperator) throw forbidden('Only operators can do this.');
+  if (!(await request.server.services.sessions.state(user.sessionId))?.hasSecondFactor) {
+    throw new AppError(
+      403,
+      errorCodes.secondFactorRequired,
+      'Operators must turn on two-factor sign-in (an authenticator app or a passkey) in My Profile before using the Operator console.',
+    );
+  }
+}
+
+/**
+ * preHandler of calls that move money out or change what protects the account: with a second factor on,
+ * one must have been given in this session in the last 10 minutes (403 STEP_UP_REQUIRED otherwise; the
+ * web app asks for it in place and carries on). After validation, so bad input still answers 400 first.
+ */
+export async function requireRecentFactor(request: FastifyRequest, _reply: FastifyReply) {
+  await request.server.services.accountSecurity.requireRecentFactor(currentUser(request));
 }
 
 /** The signed-in user of a route guarded by `authenticate`. */

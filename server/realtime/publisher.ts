@@ -17,6 +17,11 @@ export type ClusterSignals = {
   'account-changed': { userId: number; tokenVersion: number };
   /** A user no longer takes part in a deal: a cached "may join its room" is stale. */
   'deal-left': { userId: number; dealId: number };
+  /**
+   * Sessions were ended (signed out, ended from another device, a password change): their tokens are
+   * refused and their sockets close, told `message` first when there is one to show.
+   */
+  'session-ended': { userId: number; sessionIds: string[]; message: string | null };
 };
 export type SignalName = keyof ClusterSignals;
 

@@ -27,6 +27,8 @@ type SocketData = {
   user: { id: number; username: string; full_name: string };
   /** The version of the account's tokens the socket signed in with: a password reset makes it outdated. */
   tokenVersion: number;
+  /** The session of the token it signed in with: the socket closes when that session ends. */
+  sessionId: string;
 };
 type RealtimeServer = Server<ClientEvents, SocketEventListeners, Record<string, never>, SocketData>;
 type RealtimeSocket = Socket<ClientEvents, SocketEventListeners, Record<string, never>, SocketData>;
@@ -112,6 +114,7 @@ export async function attachRealtime(app: FastifyInstance, services: Services, c
       if (!user) return next(new Error('unauthorized'));
       socket.data.user = { id: user.id, username: user.username, full_name: user.fullName };
       socket.data.tokenVersion = user.tokenVersion;
+      socket.data.sessionId = user.sessionId;
       // The socket lives no longer than its token.
       const expiresIn = Math.min(user.exp * 1000 - Date.now(), maxTimerMs);
       const timer = setTimeout(() => socket.disconnect(true), Math.max(expiresIn, 0));
@@ -252,6 +255,16 @@ export async function attachRealtime(app: FastifyInstance, services: Services, c
   services.events.onSignal('account-changed', ({ userId, tokenVersion }) => {
     for (const socket of io.of('/').sockets.values()) {
       if (socket.data.user?.id === userId && socket.data.tokenVersion < tokenVersion) socket.disconnect(true);
+    }
+  });
+  // Sessions ended on any instance (from another device, a password change, signing out): their sockets
+  // here are told why, then closed.
+  services.events.onSignal('session-ended', ({ userId, sessionIds, message }) => {
+    const ended = new Set(sessionIds);
+    for (const socket of io.of('/').sockets.values()) {
+      if (socket.data.user?.id !== userId || !ended.has(socket.data.sessionId)) continue;
+      socket.emit('session-ended', { message });
+      socket.disconnect(true);
     }
   });
   io.on(clusterSignalEvent, (name: SignalName, payload: ClusterSignals[SignalName]) => {

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { expect } from 'vitest';
+import { turnOnTotp } from './authenticators';
 import type { SignedUpUser, TestServer } from './harness';
 
 /**
@@ -17,11 +18,14 @@ export const operatorCommand = (database: { url: string }, ...args: string[]) =>
   });
 
 /**
- * Makes the user an operator the only way there is (the command on the server's database) and waits
+ * Makes the user an operator the only way there is (the command on the server's database), with the
+ * authenticator app an operator must have (turned on now, so the session is fresh for settling), and waits
  * until the server sees it: it re-reads an account's state within a second.
  */
 export async function grantOperator(server: TestServer, database: { url: string }, user: SignedUpUser) {
   await operatorCommand(database, 'grant', user.username);
+  const status = await server.get<{ totp: boolean }>('/api/auth/2fa', { token: user.token });
+  if (!status.body.totp) await turnOnTotp(server, user);
   await expect
     .poll(
       async () => (await server.get<{ isOperator?: boolean }>('/api/auth/me', { token: user.token })).body,

@@ -11,7 +11,7 @@ import {
 import { disputeSchema } from '../../../contract/disputes';
 import { dealIdParamSchema, idParamSchema } from '../../../contract/fields';
 import { operatorSettlementSchema } from '../../../contract/settlements';
-import { currentUser, routeDefaults } from '../../lib/route-guard';
+import { currentUser, requireRecentFactor, routeDefaults } from '../../lib/route-guard';
 
 /** The operators' calls: every one refuses other users with 403. */
 export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -48,6 +48,8 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/admin/disputes/:id/settle',
     {
+      // Money moves by an operator's hand: a second factor given in the last minutes, as for a withdrawal.
+      preHandler: requireRecentFactor,
       schema: {
         description:
           'Settles the locked escrow of an open, escalated dispute as an agreed proposal would (the rest back to the dealers in proportion to what each paid); the operator is recorded as the resolver. 409 for a dispute not escalated yet; 403 for a deal the operator takes part in (another operator must settle it). A refusal moves nothing and is audited (`operator.settle-refused`).',

@@ -6,6 +6,7 @@ import type { Deal } from '../../../contract/deals';
 import type { Dispute } from '../../../contract/disputes';
 import type { TimelineItem } from '../../../contract/timeline';
 import type { Database } from '../../db/client';
+import { type TotpApp, turnOnTotp } from '../../test/authenticators';
 import { isoTimestamp, signUpMany } from '../../test/deal-fixtures';
 import { dealNotFound, onlyParticipants, signInFirst, unknownId } from '../../test/expected-errors';
 import { ok, type SignedUpUser, signUp, startTestServer, type TestServer } from '../../test/harness';
@@ -14,6 +15,7 @@ import { balanceOf, dealWithDealmaker, deposit, payHalf } from '../../test/money
 import { grantOperator, operatorCommand as runOperatorCommand } from '../../test/operators';
 import { createTestDatabase } from '../../test/test-database';
 import { accountStateTtlMs } from '../auth/auth.service';
+import { sessionStateTtlMs } from '../auth/sessions.service';
 
 let database: Database & { url: string };
 let server: TestServer;
@@ -21,6 +23,8 @@ let operator: SignedUpUser;
 let creator: SignedUpUser;
 let counterpart: SignedUpUser;
 let dealmaker: SignedUpUser;
+/** The operator's authenticator app, turned on in the first test. */
+let operatorApp: TotpApp;
 
 /** `npm run operator -- <args>` on the test database, as an operator of the server would run it. */
 const operatorCommand = (...args: string[]) => runOperatorCommand(database, ...args);
@@ -37,6 +41,11 @@ afterAll(async () => {
 });
 
 const onlyOperators = { message: 'Only operators can do this.', code: 'FORBIDDEN' };
+const secondFactorFirst = {
+  message:
+    'Operators must turn on two-factor sign-in (an authenticator app or a passkey) in My Profile before using the Operator console.',
+  code: 'SECOND_FACTOR_REQUIRED',
+};
 const adminCalls = [
   ['GET', '/api/admin/disputes?escalated=true'],
   ['POST', '/api/admin/disputes/1/settle'],
@@ -121,6 +130,16 @@ describe('operators', () => {
     expect(
       (await ok<{ isOperator: boolean }>(server.get('/api/auth/me', { token: operator.token }))).isOperator,
     ).toBe(true);
+    // An operator's password alone opens nothing: the console needs a second factor turned on first.
+    for (const [method, path] of adminCalls) {
+      const refused = await server.request(method, path, {
+        token: operator.token,
+        ...(method === 'POST' ? { body: { toDealmaker: 1, resolution: 'x' } } : {}),
+      });
+      expect(refused.status, path).toBe(403);
+      expect(refused.body, path).toEqual(secondFactorFirst);
+    }
+    operatorApp = (await turnOnTotp(server, operator)).app;
     const audit = await ok<{ entries: AuditEntry[] }>(
       server.get('/api/admin/audit?limit=5', { token: operator.token }),
     );
@@ -309,6 +328,31 @@ describe('the disputes queue', () => {
       code: 'CONFLICT',
     });
   });
+  it('asks the operator for a fresh second factor before money moves', async () => {
+    const people = { creator, counterpart, dealmaker };
+    const { deal, dispute } = await disputedDeal(people, 40);
+    await server.db.execute(
+      sql`update sessions set factor_at = now() - interval '11 minutes' where user_id = ${operator.user.id}`,
+    );
+    await sleep(sessionStateTtlMs + 50);
+    const refused = await settle(dispute.id, operator, 10);
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({
+      message:
+        'Please confirm it is you first: enter a code from your authenticator app or use your passkey.',
+      code: 'STEP_UP_REQUIRED',
+    });
+    expect((await disputeOf(deal, creator)).status).toBe('open');
+    await ok(
+      server.post('/api/auth/step-up', {
+        token: operator.token,
+        body: { code: await operatorApp.nextCode() },
+      }),
+    );
+    expect((await settle(dispute.id, operator, 10)).status).toBe(200);
+    expect((await disputeOf(deal, creator)).status).toBe('resolved');
+  });
+
   it('refuses a dispute not escalated yet: nothing moves, and the attempt is audited', async () => {
     const people = { creator, counterpart, dealmaker };
     const { deal, dispute } = await disputedDeal(people, 90, { escalate: false });

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notifications, sessions } from '../../db/schema';
 import { signInFirst } from '../../test/expected-errors';
 import { ok, type SignedUpUser, signUp, startTestServer, type TestServer } from '../../test/harness';
+import { quietPeriod, TestClients } from '../../test/socket-client';
 import { createTestDatabase } from '../../test/test-database';
 import { sessionStateTtlMs } from './sessions.service';
 
@@ -150,6 +151,37 @@ describe('ending sessions', () => {
       ).status,
     ).toBe(200);
     expect((await me(user.token)).status).toBe(401);
+  });
+});
+
+describe('the sockets of an ended session', () => {
+  it('are told why and closed; the other session’s sockets stay, and the old token cannot reconnect', async () => {
+    const user = await signUp(server);
+    const laptop = await signIn(user);
+    const clients = new TestClients(server.url);
+    try {
+      const phoneSocket = await clients.connect(user.token);
+      const laptopSocket = await clients.connect(laptop.token);
+      const [, phoneSession] = await ok<any[]>(server.get('/api/auth/sessions', { token: laptop.token }));
+      const closed = phoneSocket.disconnection();
+      await ok(server.delete(`/api/auth/sessions/${phoneSession.id}`, { token: laptop.token }));
+      expect(await phoneSocket.waitFor('session-ended')).toEqual({
+        message: 'You were signed out because this session was ended from another device.',
+      });
+      expect(await closed).toBe('io server disconnect');
+      await quietPeriod();
+      expect(laptopSocket.connected).toBe(true);
+      expect(laptopSocket.all('session-ended')).toEqual([]);
+      expect((await clients.create({ token: user.token }).refusal()).message).toBe('unauthorized');
+
+      // Signing out closes the tab's own sockets too, without a message to show.
+      const closing = laptopSocket.disconnection();
+      await ok(server.post('/api/auth/logout', { token: laptop.token }));
+      expect(await laptopSocket.waitFor('session-ended')).toEqual({ message: null });
+      expect(await closing).toBe('io server disconnect');
+    } finally {
+      clients.closeAll();
+    }
   });
 });
 

@@ -96,7 +96,7 @@ describe('an account with the authenticator app', () => {
     expect(refused.status).toBe(403);
     expect(refused.body).toEqual(stepUpNeeded);
     expect(await balance(token)).toBe(90);
-    expect((await ok(server.get('/api/auth/2fa', { token }))).freshUntil).toBeNull();
+    expect((await ok<any>(server.get('/api/auth/2fa', { token }))).freshUntil).toBeNull();
 
     const wrong = await server.post('/api/auth/step-up', {
       token,
@@ -118,7 +118,7 @@ describe('an account with the authenticator app', () => {
     const fresh = await ok<{ freshUntil: string }>(
       server.post('/api/auth/step-up', { token, body: { code: await app.nextCode() } }),
     );
-    expect((await ok(server.get('/api/auth/2fa', { token }))).freshUntil).toBe(fresh.freshUntil);
+    expect((await ok<any>(server.get('/api/auth/2fa', { token }))).freshUntil).toBe(fresh.freshUntil);
     expect((await withdraw(token, 10)).status).toBe(200);
     expect(await balance(token)).toBe(80);
   });

@@ -255,8 +255,13 @@ describe("the deal's record", () => {
         () => 'accepted',
         (error: Error & { cause?: Error }) => (error.cause ?? error).message,
       );
-      expect(refusal).toMatch(/^deal_events are never changed or deleted \((UPDATE|DELETE|TRUNCATE)\)$/);
+      // The server's role may not TRUNCATE any table (docs/decisions/0021-restricted-database-role.md); the
+      // trigger refuses row changes to anyone, the owner included.
+      expect(refusal).toMatch(
+        /^(deal_events are never changed or deleted \((UPDATE|DELETE)\)|permission denied for table deal_events)$/,
+      );
     }
+    expect(await server.db.select().from(dealEvents).where(eq(dealEvents.id, entry!.id))).toEqual([entry]);
     await ok(server.delete(`/api/deals/delete-deal/${deal.id}`, { token: creator.token }));
     expect(await server.db.select().from(dealEvents).where(eq(dealEvents.dealId, deal.id))).toEqual([]);
   });

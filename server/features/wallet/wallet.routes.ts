@@ -10,7 +10,7 @@ import {
   withdrawRequestSchema,
 } from '../../../contract/wallet';
 import { idempotencyOf, sendOutcome } from '../../lib/idempotency';
-import { currentUser, routeDefaults } from '../../lib/route-guard';
+import { currentUser, requireRecentFactor, routeDefaults } from '../../lib/route-guard';
 
 const idempotencyNote =
   ' Send an Idempotency-Key header (≤ 200 characters) to make retries safe: the same key replays the first answer.';
@@ -82,8 +82,10 @@ export const walletRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/wallet/withdraw',
     {
+      // Money leaves the product: with a second factor on, it must have been given in the last minutes.
+      preHandler: requireRecentFactor,
       schema: {
-        description: `Withdraws up to the balance (409 INSUFFICIENT_FUNDS beyond it).${idempotencyNote}`,
+        description: `Withdraws up to the balance (409 INSUFFICIENT_FUNDS beyond it; 403 STEP_UP_REQUIRED without a recent second factor, for an account with one).${idempotencyNote}`,
         headers: idempotentHeadersSchema,
         body: withdrawRequestSchema,
         response: { 200: walletMovementResponseSchema },
