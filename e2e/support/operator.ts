@@ -5,15 +5,19 @@ import { promisify } from 'node:util';
 import { e2eEnv } from './env';
 import type { Actor } from './fixtures';
 import { expect } from './fixtures';
+import { turnOnAuthenticatorApp } from './security';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /**
  * Makes the actor an operator the only way there is: the server's command
- * (`npm run operator -- grant <username>`), run against the journeys' server's data folder. Returns
- * once the server answers /api/auth/me with isOperator (it re-reads account state within a second).
+ * (`npm run operator -- grant <username>`), run against the journeys' server's data folder, with the
+ * authenticator app an operator must have before the console opens (turned on through the API, which
+ * also leaves the session fresh for settling). Returns once the server answers /api/auth/me with
+ * isOperator (it re-reads account state within a second).
  */
 export async function grantOperator(actor: Actor) {
+  await turnOnAuthenticatorApp(actor);
   const { dataDir } = e2eEnv();
   const { DATABASE_URL: _database, ...env } = process.env;
   await promisify(execFile)(
