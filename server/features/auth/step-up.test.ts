@@ -6,8 +6,10 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessions } from '../../db/schema';
 import { signInWithTotp, type TotpApp, turnOnTotp, wrongTotpCode } from '../../test/authenticators';
+import { signUpMany } from '../../test/deal-fixtures';
 import { signInFirst } from '../../test/expected-errors';
 import { ok, type SignedUpUser, signUp, startTestServer, type TestServer } from '../../test/harness';
+import { dealWithDealmaker, deposit as depositInto } from '../../test/money-fixtures';
 import { sessionStateTtlMs } from './sessions.service';
 
 let server: TestServer;
@@ -162,6 +164,55 @@ describe('an account with the authenticator app', () => {
       body: { username: user.username, password: user.password },
     });
     expect(first.body.twoFactorRequired).toBe(true);
+  });
+
+  it('asks for it before money goes towards a deal: an escrow half, the mark that releases it, a settlement', async () => {
+    const [counterpart, dealmaker] = await signUpMany(server, 2);
+    const owner = { ...user, token };
+    await depositInto(server, counterpart, 100);
+    const deal = await dealWithDealmaker(server, { creator: owner, counterpart, dealmaker }, 50);
+    await makeStale(user.user.id);
+    const before = await balance(token);
+    const pay = await server.post(`/api/wallet/escrow/${deal.id}/lock`, { token });
+    expect(pay.status).toBe(403);
+    expect(pay.body).toEqual(stepUpNeeded);
+    expect(await balance(token)).toBe(before);
+    // The counterpart, without a second factor, pays as before.
+    expect(
+      (await server.post(`/api/wallet/escrow/${deal.id}/lock`, { token: counterpart.token })).status,
+    ).toBe(200);
+
+    await ok(server.post('/api/auth/step-up', { token, body: { recoveryCode: recoveryCodes[2] } }));
+    expect((await server.post(`/api/wallet/escrow/${deal.id}/lock`, { token })).status).toBe(200);
+    await makeStale(user.user.id);
+    const mark = await server.put(`/api/progress/deal/${deal.id}/complete`, { token });
+    expect(mark.body).toEqual(stepUpNeeded);
+    const dispute = await ok<{ id: number }>(
+      server.post('/api/disputes', {
+        token: counterpart.token,
+        body: { dealId: deal.id, title: 'Late', description: 'It came late.' },
+      }),
+      201,
+    );
+    const propose = await server.post(`/api/disputes/${dispute.id}/proposals`, {
+      token,
+      body: { toDealmaker: 10 },
+    });
+    expect(propose.body).toEqual(stepUpNeeded);
+    const proposal = await ok<{ id: number }>(
+      server.post(`/api/disputes/${dispute.id}/proposals`, {
+        token: counterpart.token,
+        body: { toDealmaker: 10 },
+      }),
+      201,
+    );
+    const accept = await server.post(`/api/disputes/${dispute.id}/proposals/${proposal.id}/accept`, {
+      token,
+    });
+    expect(accept.body).toEqual(stepUpNeeded);
+    expect((await ok<any>(server.get(`/api/wallet/escrow/${deal.id}`, { token }))).escrow.status).toBe(
+      'locked',
+    );
   });
 
   it('refuses strangers and malformed step-ups', async () => {

@@ -4,7 +4,7 @@ import { createDisputeSchema, disputeSchema, resolveDisputeSchema } from '../../
 import { errorBodySchema } from '../../../contract/errors';
 import { dealIdParamSchema, idParamSchema } from '../../../contract/fields';
 import { proposalParamsSchema, proposalSchema, proposeSettlementSchema } from '../../../contract/settlements';
-import { currentUser, routeDefaults } from '../../lib/route-guard';
+import { currentUser, requireRecentFactor, routeDefaults } from '../../lib/route-guard';
 
 export const disputesRoutes: FastifyPluginAsyncZod = async (app) => {
   routeDefaults(app, { tags: ['disputes'], signedIn: true });
@@ -57,6 +57,8 @@ export const disputesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/disputes/:id/proposals',
     {
+      // A proposal is its proposer's acceptance of how the escrow is paid out: confirmed like a withdrawal.
+      preHandler: requireRecentFactor,
       schema: {
         description:
           'Proposes how much of the locked escrow goes to the dealmaker; the rest goes back to the dealers in proportion to what each paid. Supersedes the open proposal; the proposer has accepted it.',
@@ -78,6 +80,7 @@ export const disputesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/disputes/:id/proposals/:proposalId/accept',
     {
+      preHandler: requireRecentFactor,
       schema: {
         description:
           'Accepts a proposal; when all three participants have accepted it, the escrow is paid out as it says and the deal is completed.',

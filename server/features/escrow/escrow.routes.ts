@@ -3,7 +3,7 @@ import { escrowActionResponseSchema, escrowStatusResponseSchema } from '../../..
 import { dealIdParamSchema } from '../../../contract/fields';
 import { idempotentHeadersSchema } from '../../../contract/idempotency';
 import { idempotencyOf, sendOutcome } from '../../lib/idempotency';
-import { currentUser, routeDefaults } from '../../lib/route-guard';
+import { currentUser, requireRecentFactor, routeDefaults } from '../../lib/route-guard';
 
 export const escrowRoutes: FastifyPluginAsyncZod = async (app) => {
   routeDefaults(app, { tags: ['escrow'], signedIn: true });
@@ -33,9 +33,13 @@ export const escrowRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/api/wallet/escrow/:dealId/lock',
-    halfMovement(
-      "Pays the caller's half (creator: ceil(budget/2), counterpart: the rest) from their wallet; both halves paid lock the escrow.",
-    ),
+    {
+      ...halfMovement(
+        "Pays the caller's half (creator: ceil(budget/2), counterpart: the rest) from their wallet; both halves paid lock the escrow. With a second factor on, one must have been given in the last 10 minutes (403 STEP_UP_REQUIRED).",
+      ),
+      // The money leaves the wallet towards a dealmaker: confirmed like a withdrawal.
+      preHandler: requireRecentFactor,
+    },
     async (request, reply) =>
       sendOutcome(
         reply,
