@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Notification } from '../../../contract/notifications';
-import { bellCountText, bellLabel, markReadInPages } from './notification-list';
+import { bellCountText, bellLabel, markReadInPages, notificationTarget } from './notification-list';
 
 const notification = (id: number, readAt: string | null = null): Notification => ({
   id,
@@ -43,5 +43,13 @@ describe('the bell', () => {
   it('is named with the count', () => {
     expect(bellLabel(0)).toBe('Notifications');
     expect(bellLabel(3)).toBe('Notifications, 3 unread');
+  });
+});
+
+describe('notificationTarget', () => {
+  it('opens the deal of a notification, and the sessions list for a sign-in from a new device', () => {
+    expect(notificationTarget({ kind: 'escrow-paid', dealId: 12 })).toBe('/deals/12');
+    expect(notificationTarget({ kind: 'deal-deleted', dealId: null })).toBeNull();
+    expect(notificationTarget({ kind: 'new-sign-in', dealId: null })).toBe('/profile#security');
   });
 });

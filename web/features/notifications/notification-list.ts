@@ -27,3 +27,9 @@ export const bellCountText = (count: number) => (count <= 0 ? '' : count > 99 ? 
 
 /** The bell's accessible name, with the count. */
 export const bellLabel = (count: number) => (count > 0 ? `Notifications, ${count} unread` : 'Notifications');
+
+/** Where opening a notification leads: its deal, or for a sign-in from a new device, the sessions list. */
+export function notificationTarget(notification: Pick<Notification, 'kind' | 'dealId'>): string | null {
+  if (notification.kind === 'new-sign-in') return '/profile#security';
+  return notification.dealId !== null ? `/deals/${notification.dealId}` : null;
+}

@@ -11,6 +11,7 @@ import { LoadingState } from '../../components/ui/spinner';
 import { cn } from '../../lib/cn';
 import { formatDateTime, formatRelativeTime } from '../../lib/time';
 import { useNow } from '../../lib/use-now';
+import { notificationTarget } from './notification-list';
 import { markNotificationsRead, useNotificationList, useUnreadNotificationCount } from './notifications-api';
 
 /**
@@ -40,7 +41,8 @@ export function NotificationPanel({
   const openNotification = (notification: Notification) => {
     if (notification.readAt === null) void markRead([notification.id]);
     onOpenChange(false);
-    if (notification.dealId !== null) navigate(`/deals/${notification.dealId}`);
+    const target = notificationTarget(notification);
+    if (target) navigate(target);
   };
 
   return (
