@@ -74,6 +74,8 @@ export default defineConfig({
               test: /node_modules[\\/](socket\.io-client|socket\.io-parser|engine\.io-[a-z]+|@socket\.io)[\\/]/,
             },
             { name: 'zod', test: /node_modules[\\/]zod[\\/]/ },
+            // Passkeys: loaded when one is used (sign-in, step-up, My Profile), never with the landing page.
+            { name: 'webauthn', test: /node_modules[\\/]@simplewebauthn[\\/]/ },
             { name: 'vendor', test: /node_modules[\\/]/ },
           ],
         },

@@ -14,7 +14,7 @@ const NotificationBell = lazy(() =>
 );
 
 export function NavBar() {
-  const { user, isAuthenticated, signOut } = useAuth();
+  const { user, isAuthenticated, logout: signOut } = useAuth();
   const { openAuthDialog } = useAuthDialog();
   const navigate = useNavigate();
   const [menuOpen, setMenuOpen] = useMobileMenu();
@@ -23,9 +23,10 @@ export function NavBar() {
   const signedIn = isOperator ? [...signedInNavLinks, operatorNavLink] : signedInNavLinks;
   const links = isAuthenticated ? signedIn : signedOutNavLinks;
 
-  const logout = () => {
+  const logout = async () => {
     setMenuOpen(false);
-    signOut('logout');
+    // Ends the session on the server first (while the token still signs the call), then here.
+    await signOut();
     navigate('/');
   };
 

@@ -1,7 +1,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Toaster } from 'sonner';
-import { AuthDialogProvider, AuthProvider } from '../features/auth';
+import { AuthDialogProvider, AuthProvider, StepUpDialog } from '../features/auth';
 import { RealtimeProvider, type RealtimeProviderProps } from '../features/realtime';
 import { ApiError } from '../lib/api';
 
@@ -19,7 +19,10 @@ export function createQueryClient() {
   });
 }
 
-/** Everything the screens rely on: server-state cache, who is signed in, the auth dialog, toasts. */
+/**
+ * Everything the screens rely on: server-state cache, who is signed in, the auth dialog, toasts, and the
+ * "confirm it is you" question any money or account change may need.
+ */
 export function AppProviders({
   queryClient,
   children,
@@ -36,6 +39,7 @@ export function AppProviders({
         <RealtimeProvider connect={connectRealtime}>
           <AuthDialogProvider>
             {children}
+            <StepUpDialog />
             <Toaster position="bottom-right" richColors closeButton />
           </AuthDialogProvider>
         </RealtimeProvider>

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, api, errorMessage, onUnauthorized, parseApiError } from './api';
+import { ApiError, api, errorMessage, onUnauthorized, parseApiError, setStepUpHandler } from './api';
 import { clearStoredToken, storeToken } from './auth-token';
 
 describe('parseApiError', () => {
@@ -124,6 +124,103 @@ describe('apiRequest', () => {
     storeToken('old.to.ken');
     await api.get('/user-profile').catch(() => undefined);
     expect(listener).toHaveBeenCalledTimes(1);
+    stop();
+  });
+});
+
+describe('apiRequest and step-up', () => {
+  const fetchMock = vi.fn<typeof fetch>();
+  let unregister: (() => void) | undefined;
+  beforeEach(() => vi.stubGlobal('fetch', fetchMock));
+  afterEach(() => {
+    unregister?.();
+    unregister = undefined;
+    fetchMock.mockReset();
+    vi.unstubAllGlobals();
+    clearStoredToken();
+  });
+
+  const stepUpRequired = () =>
+    new Response(JSON.stringify({ message: 'Please confirm it is you first.', code: 'STEP_UP_REQUIRED' }), {
+      status: 403,
+    });
+  const withdrawal = () =>
+    api.post('/wallet/withdraw', { amount: 10 }, { headers: { 'Idempotency-Key': 'k-1' } });
+
+  it('asks the handler, then sends the same request again and answers with its result', async () => {
+    fetchMock
+      .mockResolvedValueOnce(stepUpRequired())
+      .mockResolvedValueOnce(new Response('{"wallet":{"balance":5}}', { status: 200 }));
+    const handler = vi.fn(async () => {});
+    unregister = setStepUpHandler(handler);
+
+    await expect(withdrawal()).resolves.toEqual({ wallet: { balance: 5 } });
+    expect(handler).toHaveBeenCalledTimes(1);
+    const refusal = handler.mock.calls[0] as unknown as [ApiError];
+    expect(refusal[0].serverMessage).toBe('Please confirm it is you first.');
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+    const [first, second] = fetchMock.mock.calls;
+    expect(second![0]).toBe(first![0]);
+    expect(second![1]?.method).toBe('POST');
+    expect(second![1]?.body).toBe('{"amount":10}');
+    expect(second![1]?.headers).toMatchObject({ 'Idempotency-Key': 'k-1' });
+  });
+
+  it('fails with the original refusal when the person gives up, and sends nothing more', async () => {
+    fetchMock.mockResolvedValue(stepUpRequired());
+    unregister = setStepUpHandler(async () => {
+      throw new Error('cancelled');
+    });
+    const error = await withdrawal().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).code).toBe('STEP_UP_REQUIRED');
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+  });
+
+  it('retries once only: a second refusal is the answer', async () => {
+    fetchMock.mockImplementation(async () => stepUpRequired());
+    const handler = vi.fn(async () => {});
+    unregister = setStepUpHandler(handler);
+    const error = await withdrawal().catch((caught: unknown) => caught);
+    expect((error as ApiError).code).toBe('STEP_UP_REQUIRED');
+    expect(handler).toHaveBeenCalledTimes(1);
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+  });
+
+  it('leaves other refusals, and every refusal without a handler, alone', async () => {
+    const handler = vi.fn(async () => {});
+    unregister = setStepUpHandler(handler);
+    fetchMock.mockResolvedValueOnce(
+      new Response('{"message":"That code is not right.","code":"INVALID_SECOND_FACTOR"}', { status: 403 }),
+    );
+    await expect(api.post('/auth/step-up', { code: '000000' })).rejects.toBeInstanceOf(ApiError);
+    expect(handler).not.toHaveBeenCalled();
+
+    unregister();
+    fetchMock.mockResolvedValueOnce(stepUpRequired());
+    await expect(withdrawal()).rejects.toMatchObject({ code: 'STEP_UP_REQUIRED' });
+    expect(handler).not.toHaveBeenCalled();
+  });
+
+  it('hands the refusal of an ended session to the sign-out listeners', async () => {
+    const listener = vi.fn();
+    const stop = onUnauthorized(listener);
+    storeToken('old.to.ken');
+    fetchMock.mockResolvedValue(
+      new Response(
+        JSON.stringify({
+          message: 'You were signed out because this session was ended from another device.',
+          code: 'SESSION_ENDED',
+        }),
+        { status: 401 },
+      ),
+    );
+    await api.get('/wallet').catch(() => undefined);
+    expect(listener).toHaveBeenCalledTimes(1);
+    expect(listener.mock.calls[0]![0]).toMatchObject({
+      code: 'SESSION_ENDED',
+      serverMessage: 'You were signed out because this session was ended from another device.',
+    });
     stop();
   });
 });

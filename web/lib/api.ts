@@ -54,14 +54,36 @@ export function serverReason(error: unknown): string | undefined {
   return errorMessage(error, '') || undefined;
 }
 
-type UnauthorizedListener = () => void;
+type UnauthorizedListener = (refusal: ApiError) => void;
 const unauthorizedListeners = new Set<UnauthorizedListener>();
 
-/** Called when the server refuses the stored token (expired, revoked by a password reset, …). */
+/**
+ * Called when the server refuses the stored token (expired, revoked by a password reset, its session
+ * ended from another device: code SESSION_ENDED, with the server's words for it).
+ */
 export function onUnauthorized(listener: UnauthorizedListener): () => void {
   unauthorizedListeners.add(listener);
   return () => unauthorizedListeners.delete(listener);
 }
+
+/**
+ * Asked when a call needs a second factor given in the last minutes (403 STEP_UP_REQUIRED): resolves
+ * once the person confirmed it is them, rejects when they gave up. Registered by the screen layer (the
+ * auth feature's step-up dialog), so this client knows no feature.
+ */
+export type StepUpHandler = (refusal: ApiError) => Promise<void>;
+let stepUpHandler: StepUpHandler | null = null;
+
+/** Makes `handler` the one asked for step-ups; returns what unregisters it. */
+export function setStepUpHandler(handler: StepUpHandler): () => void {
+  stepUpHandler = handler;
+  return () => {
+    if (stepUpHandler === handler) stepUpHandler = null;
+  };
+}
+
+export const isStepUpRequired = (error: unknown): error is ApiError =>
+  error instanceof ApiError && error.status === 403 && error.code === 'STEP_UP_REQUIRED';
 
 export type RequestOptions = {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -73,9 +95,27 @@ export type RequestOptions = {
 
 /**
  * Every call to the API goes through here: base /api, cookies included, the stored token as a
- * bearer header, JSON both ways. Throws ApiError for any non-2xx answer.
+ * bearer header, JSON both ways. Throws ApiError for any non-2xx answer. A call refused for want of a
+ * recent second factor asks the step-up handler, and once the person confirmed it is them it is sent
+ * again (once) and its answer is the call's: the screen that asked never knows. When they give up, the
+ * call fails with the first refusal.
  */
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  try {
+    return await send<T>(path, options);
+  } catch (error) {
+    const handler = stepUpHandler;
+    if (!isStepUpRequired(error) || !handler) throw error;
+    try {
+      await handler(error);
+    } catch {
+      throw error;
+    }
+    return send<T>(path, options);
+  }
+}
+
+async function send<T>(path: string, options: RequestOptions): Promise<T> {
   const token = getStoredToken();
   const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -96,11 +136,12 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   });
   const text = await response.text();
   if (!response.ok) {
+    const refusal = parseApiError(response.status, text);
     // Only a refusal of the token we still hold signs out; a wrong password at sign-in is a 401 too.
     if (response.status === 401 && token && token === getStoredToken()) {
-      for (const listener of unauthorizedListeners) listener();
+      for (const listener of unauthorizedListeners) listener(refusal);
     }
-    throw parseApiError(response.status, text);
+    throw refusal;
   }
   return (text ? JSON.parse(text) : undefined) as T;
 }
@@ -112,6 +153,8 @@ export const api = {
     apiRequest<T>(path, { ...options, method: 'POST', body }),
   put: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'method' | 'body'>) =>
     apiRequest<T>(path, { ...options, method: 'PUT', body }),
+  patch: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'method' | 'body'>) =>
+    apiRequest<T>(path, { ...options, method: 'PATCH', body }),
   delete: <T>(path: string, options?: Omit<RequestOptions, 'method' | 'body'>) =>
     apiRequest<T>(path, { ...options, method: 'DELETE' }),
 };

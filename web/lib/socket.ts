@@ -1,8 +1,11 @@
 import { io, type Socket } from 'socket.io-client';
-import type { ClientEvents, ServerEventListeners } from '../../contract/realtime';
+import type { ClientEvents, SocketEventListeners } from '../../contract/realtime';
 
-/** The app's Socket.IO connection: server events in, client events out (contract/realtime.ts). */
-export type RealtimeSocket = Socket<ServerEventListeners, ClientEvents>;
+/**
+ * The app's Socket.IO connection: server events (and the notices about the socket itself, such as its
+ * session ending) in, client events out (contract/realtime.ts).
+ */
+export type RealtimeSocket = Socket<SocketEventListeners, ClientEvents>;
 
 /** Spec §9: up to 5 reconnection attempts, 1 second apart. */
 export const reconnectionAttempts = 5;

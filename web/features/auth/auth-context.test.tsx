@@ -1,8 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { clearStoredToken, getStoredToken, storeToken } from '../../lib/auth-token';
-import { cleanup, renderInApp, waitFor } from '../../test/render';
+import { cleanup, click, getButton, renderInApp, waitFor } from '../../test/render';
 import { fakeToken } from '../../test/session-fixtures';
 import { useAuth } from './auth-context';
+import { AuthDialog } from './auth-dialog';
+import { AuthDialogProvider } from './auth-dialog-context';
 
 const fetchMock = vi.fn<typeof fetch>();
 const tokenFor = (exp: number) => fakeToken({ id: 9, username: 'ada', email: 'ada@example.com', exp });
@@ -82,5 +84,76 @@ describe('AuthProvider', () => {
     const { container } = await renderInApp(<Who />);
     await waitFor(() => expect(container.textContent).toBe('out'));
     expect(getStoredToken()).toBeNull();
+  });
+});
+
+describe('a session ended elsewhere', () => {
+  const endedMessage = 'You were signed out because this session was ended from another device.';
+
+  function SignedOutNote() {
+    const { isAuthenticated, signOutReason, signOutMessage, logout } = useAuth();
+    return (
+      <>
+        <p id="who">{isAuthenticated ? 'in' : `out:${signOutReason}:${signOutMessage ?? '-'}`}</p>
+        <button type="button" onClick={() => void logout()}>
+          Log me out
+        </button>
+      </>
+    );
+  }
+
+  beforeEach(() => vi.stubGlobal('fetch', fetchMock));
+  afterEach(() => {
+    cleanup();
+    fetchMock.mockReset();
+    vi.unstubAllGlobals();
+    clearStoredToken();
+  });
+
+  it('signs the tab out with the server’s words, and the login dialog shows them', async () => {
+    fetchMock.mockResolvedValue(
+      new Response(JSON.stringify({ message: endedMessage, code: 'SESSION_ENDED' }), { status: 401 }),
+    );
+    storeToken(tokenFor(inAnHour()));
+    const { container } = await renderInApp(
+      <AuthDialogProvider>
+        <SignedOutNote />
+        <AuthDialog />
+      </AuthDialogProvider>,
+    );
+    await waitFor(() =>
+      expect(container.querySelector('#who')?.textContent).toBe(`out:ended:${endedMessage}`),
+    );
+    expect(getStoredToken()).toBeNull();
+
+    const dialog = await waitFor(() => document.querySelector('[role="dialog"]'));
+    expect(dialog.querySelector('[role="status"]')?.textContent).toBe(endedMessage);
+    expect(getButton(dialog, 'Sign In')).toBeTruthy();
+
+    // Closing the dialog forgets the message.
+    await click(dialog.querySelector('button[aria-label="Close"]'));
+    await waitFor(() => expect(container.querySelector('#who')?.textContent).toBe('out:ended:-'));
+  });
+
+  it('ends the session on the server before forgetting the token, and forgets it even when that fails', async () => {
+    const token = tokenFor(inAnHour());
+    storeToken(token);
+    // The profile and the sign-out alike: the server is down.
+    fetchMock.mockImplementation(
+      async () => new Response('{"message":"down","code":"INTERNAL_ERROR"}', { status: 503 }),
+    );
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const { container } = await renderInApp(<SignedOutNote />);
+    expect(container.querySelector('#who')?.textContent).toBe('in');
+
+    await click(getButton(container, 'Log me out'));
+    await waitFor(() => expect(container.querySelector('#who')?.textContent).toBe('out:logout:-'));
+    const logoutCall = fetchMock.mock.calls.find(([input]) => String(input) === '/api/auth/logout');
+    expect(logoutCall?.[1]?.method).toBe('POST');
+    // Sent while the token still signed it.
+    expect(logoutCall?.[1]?.headers).toMatchObject({ Authorization: `Bearer ${token}` });
+    expect(getStoredToken()).toBeNull();
+    expect(warn).toHaveBeenCalled();
+    warn.mockRestore();
   });
 });

@@ -1,6 +1,7 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
-import type { LoginRequest, TokenClaims } from '../../../contract/auth';
+import type { TokenClaims } from '../../../contract/auth';
+import type { ErrorCode } from '../../../contract/errors';
 import type { User } from '../../../contract/users';
 import { onUnauthorized } from '../../lib/api';
 import { clearStoredToken, getStoredToken, storeToken } from '../../lib/auth-token';
@@ -23,18 +24,28 @@ type AuthContextValue = {
   /**
    * Forgets the token and everything fetched with it. 'logout' when the user asked for it; 'ended' when
    * the session ran out (expired or refused token), after which signed-in pages ask to sign in again.
+   * `message` says why, for the signed-out tab to show (a session ended from another device).
    */
-  signOut: (reason?: SignOutReason) => void;
+  signOut: (reason?: SignOutReason, message?: string | null) => void;
+  /** Signs out on the server (POST /auth/logout), then here, even when the server could not be reached. */
+  logout: () => Promise<void>;
   /** Why the last session ended; null while signed in or before any sign-out. */
   signOutReason: SignOutReason | null;
+  /** The server's words for why this tab was signed out, until the next sign-in or until dismissed. */
+  signOutMessage: string | null;
+  dismissSignOutMessage: () => void;
 };
 
 export type SignOutReason = 'logout' | 'ended';
 
 const AuthContext = createContext<AuthContextValue | null>(null);
 
+const sessionEndedCode: ErrorCode = 'SESSION_ENDED';
+
 // setTimeout fires at once for delays beyond 2^31-1 ms; tokens last 7 days, well below.
 const maxTimerDelay = 2 ** 31 - 1;
+/** Signing out waits this long at most for the server to end the session. */
+const logoutTimeoutMs = 5000;
 
 function initialToken(): string | null {
   const stored = getStoredToken();
@@ -50,18 +61,32 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
   const [token, setToken] = useState<string | null>(initialToken);
   const [signOutReason, setSignOutReason] = useState<SignOutReason | null>(null);
+  const [signOutMessage, setSignOutMessage] = useState<string | null>(null);
   const claims: TokenClaims | null = useMemo(() => validClaims(token), [token]);
 
   const signOut = useCallback(
-    (reason: SignOutReason = 'logout') => {
+    (reason: SignOutReason = 'logout', message: string | null = null) => {
       clearStoredToken();
       setToken(null);
       setSignOutReason(reason);
+      setSignOutMessage(message);
       queryClient.clear();
     },
     [queryClient],
   );
   const endSession = useCallback(() => signOut('ended'), [signOut]);
+  const dismissSignOutMessage = useCallback(() => setSignOutMessage(null), []);
+
+  const logout = useCallback(async () => {
+    try {
+      await authApi.logout(AbortSignal.timeout(logoutTimeoutMs));
+    } catch (error) {
+      // Signed out here all the same; the session then ends when its token expires.
+      console.warn('Signing out on the server failed', error);
+    } finally {
+      signOut('logout');
+    }
+  }, [signOut]);
 
   const signIn = useCallback(
     (newToken: string, user?: User) => {
@@ -71,13 +96,21 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       if (user) queryClient.setQueryData(currentUserQueryKey, user);
       setToken(newToken);
       setSignOutReason(null);
+      setSignOutMessage(null);
       return true;
     },
     [queryClient],
   );
 
-  // The server refused our token (expired, or revoked by a password reset): sign out silently.
-  useEffect(() => onUnauthorized(endSession), [endSession]);
+  // The server refused our token: expired or revoked by a password reset (silently), or its session was
+  // ended from another device (with the server's words for it, which the login dialog shows).
+  useEffect(
+    () =>
+      onUnauthorized((refusal) =>
+        signOut('ended', refusal.code === sessionEndedCode ? (refusal.serverMessage ?? null) : null),
+      ),
+    [signOut],
+  );
 
   // Sign out the moment the token expires, not at the next failed call.
   useEffect(() => {
@@ -101,8 +134,28 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     const user: CurrentUser | null = claims
       ? (profile.data ?? { id: claims.id, username: claims.username, email: claims.email })
       : null;
-    return { token: claims ? token : null, user, isAuthenticated: !!claims, signIn, signOut, signOutReason };
-  }, [claims, token, profile.data, signIn, signOut, signOutReason]);
+    return {
+      token: claims ? token : null,
+      user,
+      isAuthenticated: !!claims,
+      signIn,
+      signOut,
+      logout,
+      signOutReason,
+      signOutMessage,
+      dismissSignOutMessage,
+    };
+  }, [
+    claims,
+    token,
+    profile.data,
+    signIn,
+    signOut,
+    logout,
+    signOutReason,
+    signOutMessage,
+    dismissSignOutMessage,
+  ]);
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }
@@ -111,18 +164,4 @@ export function useAuth(): AuthContextValue {
   const context = useContext(AuthContext);
   if (!context) throw new Error('useAuth must be used inside <AuthProvider>');
   return context;
-}
-
-/** POST /auth/login, then signs in with the answer's token. */
-export function useLogin() {
-  const { signIn } = useAuth();
-  return useMutation({
-    mutationFn: async (credentials: LoginRequest) => {
-      const answer = await authApi.login(credentials);
-      if (!signIn(answer.token, answer.user)) {
-        throw new Error('The sign-in answer carried no usable token.');
-      }
-      return answer;
-    },
-  });
 }

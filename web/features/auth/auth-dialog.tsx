@@ -1,8 +1,9 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Dialog } from '../../components/ui/dialog';
 import { LogoIcon } from '../../components/ui/icons';
 import { Tabs } from '../../components/ui/tabs';
+import { useAuth } from './auth-context';
 import { type AuthTab, useAuthDialog } from './auth-dialog-context';
 import { LoginForm } from './login-form';
 import { RegisterForm } from './register-form';
@@ -10,13 +11,16 @@ import { RegisterForm } from './register-form';
 /** The login / register dialog, opened from the navigation bar and the landing page. */
 export function AuthDialog() {
   const { open, tab, redirectTo, closeAuthDialog, setTab } = useAuthDialog();
+  const { dismissSignOutMessage } = useAuth();
   const navigate = useNavigate();
   const [registered, setRegistered] = useState<{ message: string; username: string } | null>(null);
+  useSignInAgainWhenEnded();
 
   const onOpenChange = (next: boolean) => {
     if (next) return;
     closeAuthDialog();
     setRegistered(null);
+    dismissSignOutMessage();
   };
 
   return (
@@ -72,4 +76,20 @@ export function AuthDialog() {
       />
     </Dialog>
   );
+}
+
+/**
+ * A session ended from elsewhere (another device, a password change) signs this tab out with the
+ * server's words for it: the login dialog opens and shows them (on whatever page the tab is on).
+ */
+function useSignInAgainWhenEnded() {
+  const { signOutMessage } = useAuth();
+  const { open, openAuthDialog, setTab } = useAuthDialog();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only when a new message arrives
+  useEffect(() => {
+    if (!signOutMessage) return;
+    // Already open (a signed-in page sent the visitor home to sign in): keep where it returns to.
+    if (open) setTab('login');
+    else openAuthDialog('login');
+  }, [signOutMessage]);
 }

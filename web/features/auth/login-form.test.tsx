@@ -77,4 +77,32 @@ describe('LoginForm', () => {
     expect(container.querySelector('[role="status"]')?.textContent).toBe('Registration successful!');
     expect((getByLabel(container, 'Username') as HTMLInputElement).value).toBe('grace');
   });
+
+  it('offers a new verification mail when the email is not verified yet', async () => {
+    fetchMock.mockImplementation(async (input) =>
+      String(input) === '/api/auth/login'
+        ? json(403, {
+            message:
+              'Please verify your email before signing in. Check your inbox for the verification link.',
+            code: 'FORBIDDEN',
+          })
+        : json(200, {
+            message: 'If an unverified account uses this email, a new verification link has been sent to it.',
+          }),
+    );
+    const { container } = await renderInApp(<LoginForm />);
+    await fillAndSubmit(container);
+    await click(await waitFor(() => getButton(container, 'Resend the verification mail')));
+
+    const dialog = await waitFor(() => document.querySelector<HTMLElement>('[role="dialog"]'));
+    await typeInto(getByLabel(dialog, 'Email'), 'ada@example.com');
+    await click(getButton(dialog, 'Send the link'));
+    await waitFor(() =>
+      expect(dialog.querySelector('[role="status"]')?.textContent).toBe(
+        'If an unverified account uses this email, a new verification link has been sent to it.',
+      ),
+    );
+    const resend = fetchMock.mock.calls.find(([input]) => String(input) === '/api/auth/register/resend');
+    expect(JSON.parse(String(resend?.[1]?.body))).toEqual({ email: 'ada@example.com' });
+  });
 });

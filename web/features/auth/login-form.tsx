@@ -1,10 +1,20 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, lazy, Suspense, useState } from 'react';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
+import { KeyIcon } from '../../components/ui/icons';
 import { Checkbox, TextField } from '../../components/ui/input';
+import { LoadingState } from '../../components/ui/spinner';
 import { errorMessage } from '../../lib/api';
-import { useLogin } from './auth-context';
+import { passkeysSupported } from '../../lib/passkeys';
+import { useAuth } from './auth-context';
 import { ResetRequestDialog } from './reset-request-dialog';
+import { isUnverifiedEmail, signInProblem, useSignInFlow } from './use-sign-in';
+
+// Only some sign-ins get this far: loaded when needed, not with every page (the landing page's budget).
+const SecondStepForm = lazy(() => import('./second-step-form').then((m) => ({ default: m.SecondStepForm })));
+const ResendVerificationDialog = lazy(() =>
+  import('./resend-verification-dialog').then((m) => ({ default: m.ResendVerificationDialog })),
+);
 
 type LoginFormProps = {
   /** Called once signed in. */
@@ -14,24 +24,68 @@ type LoginFormProps = {
   defaultUsername?: string;
 };
 
+/**
+ * Sign-in: username and password (the spec's form), then, for an account with two-factor sign-in on,
+ * the second step in the same place; or a passkey alone.
+ */
 export function LoginForm({ onSuccess, notice, defaultUsername = '' }: LoginFormProps) {
-  const login = useLogin();
+  const flow = useSignInFlow(onSuccess);
+  // Kept here, so that coming back from the second step finds it still filled in.
   const [username, setUsername] = useState(defaultUsername);
+  if (flow.challenge) {
+    return (
+      <Suspense fallback={<LoadingState label="Loading the second step..." className="py-6" />}>
+        <SecondStepForm
+          challenge={flow.challenge}
+          onSignedIn={onSuccess}
+          onExpired={flow.restart}
+          onBack={() => flow.restart()}
+        />
+      </Suspense>
+    );
+  }
+  return <PasswordStep flow={flow} notice={notice} username={username} onUsernameChange={setUsername} />;
+}
+
+function PasswordStep({
+  flow,
+  notice,
+  username,
+  onUsernameChange: setUsername,
+}: {
+  flow: ReturnType<typeof useSignInFlow>;
+  notice?: string | null;
+  username: string;
+  onUsernameChange: (username: string) => void;
+}) {
+  const { password: login, passkey } = flow;
+  const { signOutMessage } = useAuth();
   const [password, setPassword] = useState('');
   // Kept for the familiar form; the token always lasts its full lifetime.
   const [rememberMe, setRememberMe] = useState(true);
   const [resetOpen, setResetOpen] = useState(false);
+  const [resendOpen, setResendOpen] = useState(false);
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    login.mutate({ username: username.trim(), password }, { onSuccess: () => onSuccess?.() });
+    login.mutate({ username: username.trim(), password });
   };
 
   return (
     <>
       <form onSubmit={submit} className="space-y-4">
         {notice && <Alert variant="success">{notice}</Alert>}
+        {!notice && signOutMessage && <Alert variant="info">{signOutMessage}</Alert>}
+        {flow.restartReason && <Alert variant="error">{flow.restartReason}</Alert>}
         {login.isError && <Alert variant="error">{errorMessage(login.error, 'Login failed')}</Alert>}
+        {login.isError && isUnverifiedEmail(login.error) && (
+          <Button variant="link" className="text-sm" onClick={() => setResendOpen(true)}>
+            Resend the verification mail
+          </Button>
+        )}
+        {passkey.isError && (
+          <Alert variant="error">{signInProblem(passkey.error, 'Signing in with a passkey failed.')}</Alert>
+        )}
         <TextField
           label="Username"
           name="username"
@@ -64,8 +118,26 @@ export function LoginForm({ onSuccess, notice, defaultUsername = '' }: LoginForm
         <Button type="submit" size="lg" className="w-full" loading={login.isPending}>
           {login.isPending ? 'Signing in...' : 'Sign In'}
         </Button>
+        {passkeysSupported() && (
+          <Button
+            variant="outline"
+            className="w-full"
+            loading={passkey.isPending}
+            disabled={login.isPending}
+            onClick={() => passkey.mutate()}
+          >
+            <KeyIcon size={16} />
+            {/* Not "Sign in with…": the form's one "Sign In" button stays the only one by that name. */}
+            Continue with a passkey
+          </Button>
+        )}
       </form>
       <ResetRequestDialog open={resetOpen} onOpenChange={setResetOpen} />
+      {resendOpen && (
+        <Suspense fallback={null}>
+          <ResendVerificationDialog open onOpenChange={setResendOpen} />
+        </Suspense>
+      )}
     </>
   );
 }

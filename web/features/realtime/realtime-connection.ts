@@ -14,6 +14,8 @@ export function openRealtime(options: {
   queryClient: QueryClient;
   viewer: () => LiveViewer;
   onSocket: (socket: RealtimeSocket | null) => void;
+  /** The server ended this session (elsewhere, or by signing out): `message` says why, null after signing out. */
+  onSessionEnded: (message: string | null) => void;
 }): () => void {
   const { queryClient } = options;
   const next = (options.connect ?? createSocket)(options.token);
@@ -33,8 +35,10 @@ export function openRealtime(options: {
   };
   const onConnectError = (error: Error) => console.error('Realtime connection failed:', error.message);
   const onReconnectFailed = () => console.error('Realtime connection lost: gave up reconnecting.');
+  const onSessionEnded = ({ message }: { message: string | null }) => options.onSessionEnded(message);
   next.on('connect', onConnect);
   next.on('connect_error', onConnectError);
+  next.on('session-ended', onSessionEnded);
   next.io.on('reconnect_failed', onReconnectFailed);
 
   // After the reconnection attempts ran out, try again when the network or the user comes back.
@@ -51,6 +55,7 @@ export function openRealtime(options: {
     document.removeEventListener('visibilitychange', retry);
     next.off('connect', onConnect);
     next.off('connect_error', onConnectError);
+    next.off('session-ended', onSessionEnded);
     next.io.off('reconnect_failed', onReconnectFailed);
     detach();
     next.disconnect();

@@ -23,7 +23,7 @@ export type RealtimeProviderProps = {
  * loads with the first sign-in (realtime-connection.ts), not with the page.
  */
 export function RealtimeProvider({ children, connect }: RealtimeProviderProps) {
-  const { token, user } = useAuth();
+  const { token, user, signOut } = useAuth();
   const queryClient = useQueryClient();
   const [socket, setSocket] = useState<RealtimeSocket | null>(null);
 
@@ -43,6 +43,8 @@ export function RealtimeProvider({ children, connect }: RealtimeProviderProps) {
           queryClient,
           viewer: () => viewer.current,
           onSocket: setSocket,
+          // Ended from another device: signed out with the reason; by signing out (another tab): silently.
+          onSessionEnded: (message) => signOut(message ? 'ended' : 'logout', message),
         });
       })
       .catch((error) => console.error('Realtime updates could not load:', error));
@@ -50,7 +52,7 @@ export function RealtimeProvider({ children, connect }: RealtimeProviderProps) {
       cancelled = true;
       close?.();
     };
-  }, [token, queryClient, connect]);
+  }, [token, queryClient, connect, signOut]);
 
   return <RealtimeSocketProvider socket={socket}>{children}</RealtimeSocketProvider>;
 }
