@@ -33,6 +33,11 @@ export const publicRoutes: RouteObject[] = [
     path: 'api/auth/reset_password/:username/:token',
     lazy: () => import('./pages/reset-password-page').then((m) => ({ Component: m.ResetPasswordPage })),
   },
+  // The link mailed to a new email address (signed in or not: it may be opened on another device).
+  {
+    path: 'confirm-email/:token',
+    lazy: () => import('./pages/confirm-email-page').then((m) => ({ Component: m.ConfirmEmailPage })),
+  },
 ];
 
 /** Pages for signed-in users only. */

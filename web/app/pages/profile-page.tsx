@@ -3,6 +3,7 @@ import { PageContainer, PageHeader } from '../../components/ui/page-header';
 import { LoadingState } from '../../components/ui/spinner';
 import { NotificationSettings } from '../../features/notifications';
 import { PrivacyCard, ProfileInfoCard, ProfilePictureCard, useMyProfile } from '../../features/profile';
+import { SecuritySection } from '../../features/security';
 
 export function ProfilePage() {
   const profile = useMyProfile();
@@ -20,6 +21,7 @@ export function ProfilePage() {
             <ProfileInfoCard user={profile.data} />
             <PrivacyCard />
             <NotificationSettings />
+            <SecuritySection />
           </div>
         </div>
       ) : profile.isError ? (
