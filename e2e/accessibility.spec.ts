@@ -21,7 +21,8 @@ const noFindings = (report: Record<string, AxeFinding[]>) =>
   Object.fromEntries(Object.entries(report).filter(([, findings]) => findings.length > 0));
 
 test('every route passes axe-core, signed out and signed in', async ({ page, alice, bob, carol, dave }) => {
-  test.setTimeout(180_000);
+  // Some 35 pages, each audited: about a minute alone, near three beside another journey on two cores.
+  test.setTimeout(300_000);
   const routes = await allRoutes({ creator: alice, counterpart: bob, dealmaker: carol });
   const report = {
     ...(await auditAll(page, routes.signedOut, 'signed out')),

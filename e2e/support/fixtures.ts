@@ -26,6 +26,10 @@ export const test = base.extend<Fixtures>({
       const user = await createVerifiedUser(api, { username: uniqueUsername(name) });
       const context = await browser.newContext({ baseURL });
       contexts.push(context);
+      // The account was made, and first signed in, from this machine: the browser carries that sign-in's
+      // device cookie, so its own sign-in is no "new device" (whose notification and mail the journeys
+      // about other things do not expect).
+      await context.addCookies((await api.storageState()).cookies);
       const page = await context.newPage();
       const token = await signIn(page, user);
       return { user, context, page, token };

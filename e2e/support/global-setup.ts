@@ -25,7 +25,9 @@ export default async function globalSetup() {
   }
 
   const port = process.env.E2E_PORT ? Number(process.env.E2E_PORT) : await findFreePort(3300, 3399);
-  const baseUrl = `http://127.0.0.1:${port}`;
+  // localhost, not 127.0.0.1: passkeys (WebAuthn) need a relying-party id that is a domain, and the server
+  // takes it from PUBLIC_URL's host; the browser must be on the same origin. It still listens on 127.0.0.1.
+  const baseUrl = `http://localhost:${port}`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dealmaker-e2e-'));
   fs.mkdirSync(artifacts, { recursive: true });
   const logFile = path.join(artifacts, 'server.log');

@@ -58,6 +58,7 @@ export async function allRoutes(people: {
     { name: 'register', path: '/register' },
     { name: 'verify email', path: '/api/auth/register/not-a-real-key' },
     { name: 'reset password', path: '/api/auth/reset_password/nobody/not-a-token' },
+    { name: 'confirm email', path: '/confirm-email/not-a-real-token' },
     { name: '404', path: '/no-such-page' },
   ];
   const signedInRoutes: RouteVisit[] = [
