@@ -67,4 +67,6 @@ export const meResponseSchema = z.object({
   email: z.string(),
   /** Operators see the Operator console (granted only by a command on the server). */
   isOperator: z.boolean(),
+  /** Whether the account has a second factor on (an operator needs one before the console opens). */
+  secondFactor: z.boolean(),
 });

@@ -162,8 +162,9 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { security: [{ bearerAuth: [] }], response: { 200: meResponseSchema } },
     },
     async (request) => {
-      const { id, username, email, isOperator } = currentUser(request);
-      return { id, username, email, isOperator };
+      const { id, username, email, isOperator, sessionId } = currentUser(request);
+      const session = await app.services.sessions.state(sessionId);
+      return { id, username, email, isOperator, secondFactor: session?.hasSecondFactor === true };
     },
   );
 

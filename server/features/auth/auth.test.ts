@@ -554,6 +554,7 @@ describe('GET /api/auth/me', () => {
       username: user.username,
       email: user.email,
       isOperator: false,
+      secondFactor: false,
     });
   });
 
@@ -568,6 +569,7 @@ describe('GET /api/auth/me', () => {
       username: user.username,
       email: user.email,
       isOperator: false,
+      secondFactor: false,
     });
   });
 

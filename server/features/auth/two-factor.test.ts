@@ -65,6 +65,7 @@ describe('turning the authenticator app on', () => {
       stepUpRequired: true,
       freshUntil: expect.any(String),
     });
+    expect((await ok<any>(server.get('/api/auth/me', { token: user.token }))).secondFactor).toBe(true);
     // A notice goes to the account's own address.
     expect(server.mails.at(-1)).toMatchObject({ to: user.email, subject: 'Two-factor sign-in is on' });
   });

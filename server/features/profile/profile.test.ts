@@ -170,6 +170,7 @@ describe('POST /api/user-profile', () => {
       username: user.username,
       email: user.email,
       isOperator: false,
+      secondFactor: false,
     });
     const login = await server.post('/api/auth/login', {
       body: { username: user.username, password: user.password },

@@ -7,15 +7,20 @@ import { useAuth } from './auth-context';
 type Me = z.infer<typeof meResponseSchema>;
 
 /**
- * Whether the signed-in user is an operator (GET /auth/me; granted only by a command on the server):
- * `isOperator` is false while unknown, `isPending` says whether it is still being asked.
+ * Whether the signed-in user is an operator (GET /auth/me; granted only by a command on the server), and
+ * whether they have the second factor the console needs: false while unknown, `isPending` says whether
+ * it is still being asked.
  */
-export function useOperator(): { isOperator: boolean; isPending: boolean } {
+export function useOperator(): { isOperator: boolean; secondFactor: boolean; isPending: boolean } {
   const { user, isAuthenticated } = useAuth();
   const me = useQuery({
     queryKey: ['auth-me', user?.id] as const,
     queryFn: ({ signal }) => api.get<Me>('/auth/me', { signal }),
     enabled: isAuthenticated,
   });
-  return { isOperator: me.data?.isOperator === true, isPending: isAuthenticated && me.isPending };
+  return {
+    isOperator: me.data?.isOperator === true,
+    secondFactor: me.data?.secondFactor === true,
+    isPending: isAuthenticated && me.isPending,
+  };
 }
