@@ -62,6 +62,8 @@ export const limits = {
     /** Wrong current passwords given by a signed-in session (password change, email change, step-up). */
     passwordChecksFailedPerUser: { points: 10, seconds: 15 * 60 },
     passkeySignInFailuresPerAddress: { points: 50, seconds: 15 * 60 },
+    /** Options for a passkey sign-in are asked for without signing in: each one is a stored challenge. */
+    passkeySignInOptionsPerAddress: { points: 60, seconds: 60 },
     verificationResendsPerAddress: { points: 10, seconds: 60 * 60 },
     verificationResendsPerEmail: { points: 3, seconds: 60 * 60 },
   },

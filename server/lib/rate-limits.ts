@@ -29,6 +29,7 @@ const messages: Record<LimitName, string> = {
   secondFactorFailuresPerUser: 'Too many wrong codes.',
   passwordChecksFailedPerUser: 'Too many wrong passwords.',
   passkeySignInFailuresPerAddress: 'Too many passkey sign-in attempts.',
+  passkeySignInOptionsPerAddress: 'Too many passkey sign-in attempts.',
   verificationResendsPerAddress: 'Too many verification mails from this address.',
   verificationResendsPerEmail: 'Too many verification mails for this email.',
 };

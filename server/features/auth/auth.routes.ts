@@ -97,11 +97,12 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/auth/passkeys/login/options',
     {
       schema: {
-        description: 'Options for navigator.credentials.get() to sign in with a passkey alone (no username).',
-        response: { 200: webauthnOptionsSchema },
+        description:
+          'Options for navigator.credentials.get() to sign in with a passkey alone (no username). Limited per address: each is a stored challenge.',
+        response: { 200: webauthnOptionsSchema, 429: errorBodySchema },
       },
     },
-    async () => (await auth.passkeyLoginOptions()) as unknown as Record<string, unknown>,
+    async (request) => (await auth.passkeyLoginOptions(request.ip)) as unknown as Record<string, unknown>,
   );
 
   app.post(

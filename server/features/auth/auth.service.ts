@@ -328,7 +328,8 @@ export class AuthService {
   }
 
   /** Options for signing in with a passkey alone (no username: the browser offers this site's passkeys). */
-  async passkeyLoginOptions() {
+  async passkeyLoginOptions(address: string) {
+    await this.deps.rateLimits.consume(['passkeySignInOptionsPerAddress', address]);
     return this.deps.passkeys.assertionOptions('sign-in', null, null);
   }
 

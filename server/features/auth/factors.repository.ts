@@ -211,7 +211,7 @@ export const factorsRepository = {
     return rows.length === 1;
   },
 
-  /** Forgets challenges that can no longer be answered (called now and then, not on every sign-in). */
+  /** Forgets the challenges (WebAuthn and sign-in) that can no longer be answered: now and then, not on every one. */
   async deleteStaleChallenges(db: DbOrTx) {
     await db
       .delete(webauthnChallenges)

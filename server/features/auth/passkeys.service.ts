@@ -13,6 +13,9 @@ import type { PasskeyRow } from '../../db/schema';
 import { badRequest, notFound } from '../../lib/errors';
 import { factorsRepository } from './factors.repository';
 
+/** How many challenges are handed out between two clean-ups of the expired ones. */
+const challengesPerCleanup = 500;
+
 /** What a WebAuthn challenge was handed out for. */
 export type PasskeyPurpose = 'register' | 'sign-in' | 'second-factor' | 'step-up';
 
@@ -24,6 +27,7 @@ export type PasskeyPurpose = 'register' | 'sign-in' | 'second-factor' | 'step-up
 export class PasskeysService {
   private readonly rpId: string;
   private readonly origin: string;
+  private challengesSinceCleanup = 0;
 
   constructor(
     private readonly db: Db,
@@ -196,6 +200,11 @@ export class PasskeysService {
     userId: number | null,
     boundTo: string | null,
   ) {
+    // Now and then, the challenges nobody can answer any more go (options are asked for without signing in).
+    if (++this.challengesSinceCleanup >= challengesPerCleanup) {
+      this.challengesSinceCleanup = 0;
+      await factorsRepository.deleteStaleChallenges(this.db);
+    }
     await factorsRepository.insertWebauthnChallenge(this.db, {
       challenge,
       purpose,

@@ -245,6 +245,33 @@ describe('signing in with a passkey', () => {
   });
 });
 
+describe('options for a passkey sign-in', () => {
+  it('are limited per address, since anyone may ask for them and each is a stored challenge', async () => {
+    const limited = await startTestServer({
+      config: {
+        trustProxy: true,
+        rateLimits: { passkeySignInOptionsPerAddress: { points: 2, seconds: 60 } },
+      },
+    });
+    try {
+      const from = (address: string) => ({ headers: { 'x-forwarded-for': address } });
+      expect((await limited.post('/api/auth/passkeys/login/options', from('10.9.0.1'))).status).toBe(200);
+      expect((await limited.post('/api/auth/passkeys/login/options', from('10.9.0.1'))).status).toBe(200);
+      const refused = await limited.post('/api/auth/passkeys/login/options', from('10.9.0.1'));
+      expect(refused.status).toBe(429);
+      expect(refused.body).toEqual({
+        message: expect.stringMatching(
+          /^Too many passkey sign-in attempts\. Please try again in (59|60) seconds\.$/,
+        ),
+        code: 'RATE_LIMITED',
+      });
+      expect((await limited.post('/api/auth/passkeys/login/options', from('10.9.0.2'))).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
 describe('confirming it is you with a passkey', () => {
   it('makes a stale session fresh, and adding or removing a passkey then needs it', async () => {
     const user = await signUp(server);
