@@ -77,6 +77,18 @@ const environmentSchema = z.object({
     .positive()
     .max(24 * 365)
     .default(168),
+  // Prometheus metrics on their own port (never the public one); unset: no metrics server.
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  METRICS_HOST: z.string().trim().min(1).default('127.0.0.1'),
+  // Minutes, decimals allowed (tests run it every few seconds).
+  LEDGER_CHECK_MINUTES: z.coerce
+    .number()
+    .positive()
+    .max(24 * 60)
+    .default(15),
+  SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().positive().max(600).default(20),
+  // The embedded database's daily backups kept in DATA_DIR/backups; 0 turns them off.
+  BACKUPS_KEPT: z.coerce.number().int().min(0).max(365).default(7),
 });
 
 export type Config = {
@@ -104,6 +116,15 @@ export type Config = {
   escrowHalfTimeoutMs: number;
   /** How long an open dispute waits for a settlement before it goes to the operators by itself. */
   disputeEscalationMs: number;
+  /** Prometheus metrics' port (`/metrics`); undefined: no metrics server. */
+  metricsPort: number | undefined;
+  metricsHost: string;
+  /** How often the ledger check runs by itself (its result is a metric per invariant). */
+  ledgerCheckMs: number;
+  /** How long a stopping instance may take (SIGTERM) before it exits anyway. */
+  shutdownTimeoutMs: number;
+  /** How many daily backups the embedded database keeps (0: none are taken). */
+  backupsKept: number;
   /** How often each instance looks for due deadlines (default 2 s; tests shorten it). Not read from the environment. */
   jobPollingSeconds?: number;
   /**
@@ -163,6 +184,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     escrowHalfTimeoutMs: Math.round(e.ESCROW_HALF_TIMEOUT_HOURS * 3_600_000),
     disputeEscalationMs: Math.round(e.DISPUTE_ESCALATION_HOURS * 3_600_000),
+    metricsPort: e.METRICS_PORT,
+    metricsHost: e.METRICS_HOST,
+    ledgerCheckMs: Math.round(e.LEDGER_CHECK_MINUTES * 60_000),
+    shutdownTimeoutMs: Math.round(e.SHUTDOWN_TIMEOUT_SECONDS * 1000),
+    backupsKept: e.BACKUPS_KEPT,
     ...(given.RATE_LIMITS ? { rateLimits: rateLimitsFromEnvironment(given.RATE_LIMITS) } : {}),
   };
 }
