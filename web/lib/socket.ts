@@ -7,9 +7,29 @@ import type { ClientEvents, SocketEventListeners } from '../../contract/realtime
  */
 export type RealtimeSocket = Socket<SocketEventListeners, ClientEvents>;
 
-/** Spec §9: up to 5 reconnection attempts, 1 second apart. */
-export const reconnectionAttempts = 5;
-export const reconnectionDelayMs = 1000;
+/**
+ * Reconnection never gives up while the tab is open (a deploy or an outage must not leave a tab deaf):
+ * 1 s after the connection is lost, then twice as long each time up to 30 s, each delay varied by ±50%
+ * so that the tabs of a restarted server do not all come back at the same moment.
+ */
+export const reconnectionOptions = {
+  reconnection: true,
+  reconnectionAttempts: Number.POSITIVE_INFINITY,
+  reconnectionDelay: 1000,
+  reconnectionDelayMax: 30_000,
+  randomizationFactor: 0.5,
+} as const;
+
+/**
+ * A delay of the same back-off, for the reconnections Socket.IO leaves to the app (after the server
+ * let the socket go, or refused its handshake): `attempt` counts from 0.
+ */
+export function reconnectionDelayMs(attempt: number, random: () => number = Math.random): number {
+  const { reconnectionDelay, reconnectionDelayMax, randomizationFactor } = reconnectionOptions;
+  const base = Math.min(reconnectionDelay * 2 ** Math.min(attempt, 30), reconnectionDelayMax);
+  const varied = base * (1 + randomizationFactor * (2 * random() - 1));
+  return Math.round(Math.min(varied, reconnectionDelayMax));
+}
 
 /**
  * A socket for one signed-in session, not yet connected (call `connect()`). Same origin, path
@@ -22,11 +42,6 @@ export function createSocket(token: string): RealtimeSocket {
     transports: ['websocket'],
     auth: { token },
     autoConnect: false,
-    reconnection: true,
-    reconnectionAttempts,
-    // A fixed delay: no exponential back-off, no jitter.
-    reconnectionDelay: reconnectionDelayMs,
-    reconnectionDelayMax: reconnectionDelayMs,
-    randomizationFactor: 0,
+    ...reconnectionOptions,
   });
 }

@@ -4,6 +4,7 @@ import type { RealtimeSocket } from '../../lib/socket';
 import { RealtimeSocketProvider } from '../../lib/socket-context';
 import { useAuth } from '../auth';
 import type { LiveViewer } from './live-updates';
+import { ReconnectingNotice } from './reconnecting-notice';
 
 export type RealtimeProviderProps = {
   children: ReactNode;
@@ -18,14 +19,16 @@ export type RealtimeProviderProps = {
  * One Socket.IO connection per signed-in session (spec §4 Realtime connection): opened on sign-in,
  * closed on sign-out or when the token changes. Its events patch the query cache (live-updates.ts);
  * screens that need the socket itself (the chat) get it from web/lib/socket-context.
- * After a reconnection every open screen reloads, since events sent while offline are lost.
- * Connection problems are only logged: the app works on without live updates. The connection's code
- * loads with the first sign-in (realtime-connection.ts), not with the page.
+ * It reconnects for as long as the tab is open, and after a reconnection every open screen reloads and
+ * the open chats catch up, since events sent while offline are lost. A connection down for a few seconds
+ * shows "Reconnecting…"; the app works on meanwhile without live updates. The connection's code loads
+ * with the first sign-in (realtime-connection.ts), not with the page.
  */
 export function RealtimeProvider({ children, connect }: RealtimeProviderProps) {
   const { token, user, signOut } = useAuth();
   const queryClient = useQueryClient();
   const [socket, setSocket] = useState<RealtimeSocket | null>(null);
+  const [offline, setOffline] = useState(false);
 
   const viewer = useRef<LiveViewer>(null);
   viewer.current = user ? { id: user.id, username: user.username } : null;
@@ -45,6 +48,7 @@ export function RealtimeProvider({ children, connect }: RealtimeProviderProps) {
           onSocket: setSocket,
           // Ended from another device: signed out with the reason; by signing out (another tab): silently.
           onSessionEnded: (message) => signOut(message ? 'ended' : 'logout', message),
+          onOffline: setOffline,
         });
       })
       .catch((error) => console.error('Realtime updates could not load:', error));
@@ -54,5 +58,10 @@ export function RealtimeProvider({ children, connect }: RealtimeProviderProps) {
     };
   }, [token, queryClient, connect, signOut]);
 
-  return <RealtimeSocketProvider socket={socket}>{children}</RealtimeSocketProvider>;
+  return (
+    <RealtimeSocketProvider socket={socket}>
+      {children}
+      <ReconnectingNotice offline={offline} />
+    </RealtimeSocketProvider>
+  );
 }
