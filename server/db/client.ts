@@ -118,7 +118,8 @@ async function prepareAsOwner<T>(ownerUrl: string, work: (owner: pg.Client) => P
     await owner.end();
   }
 }
-const migrationLockKey = 7_204_391_118;
+/** The advisory lock the owner holds while preparing a database (also taken by a restore: no server starts meanwhile). */
+export const migrationLockKey = 7_204_391_118;
 
 async function migrateAndInstall(owner: pg.Client) {
   await migrateNodePg(drizzleNodePg(owner, { schema }), { migrationsFolder });
