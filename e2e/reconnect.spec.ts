@@ -2,6 +2,7 @@ import type { BrowserContext, Locator, Page, WebSocket } from '@playwright/test'
 import { createDeal, joinDeal, sendMessage, uniqueWord } from './support/deals';
 import { expect, test } from './support/fixtures';
 import { newActorOn, type OwnServer, startOwnServer } from './support/own-server';
+import { horizontalOverflow, seriousAxeViolations } from './support/page-checks';
 
 // An open tab outlives the server going away (a deploy, an outage): it says it is reconnecting, comes
 // back by itself, and catches up what it missed. This journey stops and starts a server of its own; the
@@ -89,13 +90,26 @@ test('an open chat survives the server going away: "Reconnecting…", then the m
   await expect(banner).toBeVisible({ timeout: 10_000 });
   await expect(banner).toHaveText('Reconnecting…');
   await expect(banner).toHaveAttribute('aria-live', 'polite');
-  // Quiet: neither over the navigation bar nor over the chat's input.
-  const bannerBox = await banner.boundingBox();
-  const navBox = await page.locator('header').first().boundingBox();
-  const inputBox = await panel.getByRole('textbox', { name: 'Message' }).boundingBox();
-  expect(bannerBox).not.toBeNull();
-  if (bannerBox && navBox) expect(overlap(bannerBox, navBox)).toBe(false);
-  if (bannerBox && inputBox) expect(overlap(bannerBox, inputBox)).toBe(false);
+  // Quiet: neither over the navigation bar nor over the chat's input, on a computer and on a phone, and
+  // nothing axe-core finds serious.
+  for (const viewport of [
+    { width: 1280, height: 800 },
+    { width: 390, height: 844 },
+  ]) {
+    await page.setViewportSize(viewport);
+    const bannerBox = await banner.boundingBox();
+    const navBox = await page.locator('header').first().boundingBox();
+    const inputBox = await panel.getByRole('textbox', { name: 'Message' }).boundingBox();
+    expect(bannerBox).not.toBeNull();
+    if (!bannerBox) continue;
+    expect(bannerBox.x).toBeGreaterThanOrEqual(0);
+    expect(bannerBox.x + bannerBox.width).toBeLessThanOrEqual(viewport.width);
+    if (navBox) expect(overlap(bannerBox, navBox)).toBe(false);
+    if (inputBox) expect(overlap(bannerBox, inputBox)).toBe(false);
+    expect((await horizontalOverflow(page)).overflow).toBe(0);
+  }
+  expect(await seriousAxeViolations(page)).toEqual([]);
+  await page.setViewportSize({ width: 1280, height: 800 });
   await page.waitForTimeout(Math.max(0, outageMs - (Date.now() - stoppedAt)));
   await expect(banner).toBeVisible();
 
