@@ -5,6 +5,8 @@ export const errorBodySchema = z.object({
   message: z.string(),
   code: z.string(),
   fieldErrors: z.record(z.string(), z.array(z.string())).optional(),
+  /** The request's id (also its X-Request-Id header and in its log lines): what a support report quotes. */
+  requestId: z.string().optional(),
 });
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 

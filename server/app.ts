@@ -27,8 +27,10 @@ import {
   refuseMalformedText,
   registerErrorHandling,
 } from './lib/http-errors';
+import { InstanceLifecycle } from './lib/lifecycle';
 import { createMailer, type Mailer } from './lib/mail';
 import { registerRequestContext } from './lib/request-context';
+import { answerWithRequestIds, requestIdGenerator } from './lib/request-ids';
 import { responseSerializerCompiler } from './lib/response-serializer';
 import { refuseForeignOriginsWithCookies, TrustedOrigins } from './lib/same-origin';
 import { addSecurityHeaders } from './lib/security-headers';
@@ -50,6 +52,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     services: Services;
     config: Config;
+    /** Serving or stopping, and what the load balancer has seen of it (lib/lifecycle.ts). */
+    lifecycle: InstanceLifecycle;
   }
 }
 
@@ -72,7 +76,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit: 1024 * 1024,
     // Idle keep-alive sockets close at once on shutdown; in-flight requests still finish.
     forceCloseConnections: 'idle',
+    // A request arriving on a kept-alive connection while the instance stops is still answered (the
+    // database is closed only after), rather than with the framework's own 503 body.
+    return503OnClosing: false,
     trustProxy: config.trustProxy,
+    genReqId: requestIdGenerator(config.trustProxy),
     logController: new RoutineRequestsAtDebugLevel(),
     // Path parameters up to 1,000 characters reach the routes' own validation; longer ones get a 414.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
@@ -99,7 +107,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.removeContentTypeParser('text/plain');
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(responseSerializerCompiler);
+  app.decorate('lifecycle', new InstanceLifecycle());
   registerErrorHandling(app);
+  answerWithRequestIds(app);
   refuseMalformedText(app);
   await registerRequestContext(app);
 

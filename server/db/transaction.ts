@@ -91,6 +91,12 @@ export function createTransact(db: Db, log: FastifyBaseLogger): Transact {
 async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   let broken: Error | undefined;
+  // The connection may drop while it is ours (the database restarts): the pool listens for that only
+  // while a connection is idle, and an error nobody listens for would end the process.
+  const onConnectionError = (error: Error) => {
+    broken = error;
+  };
+  client.on('error', onConnectionError);
   try {
     try {
       await client.query(`begin;${requesterSql(client)}`);
@@ -112,6 +118,7 @@ async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => 
       throw error;
     }
   } finally {
+    client.off('error', onConnectionError);
     client.release(broken);
   }
 }

@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { errorCodes } from '../../contract/errors';
-import { AppError, badRequest } from './errors';
+import { AppError, badRequest, isDatabaseUnavailable, unavailable } from './errors';
 
 /** Fastify's own client errors, told in words a person understands. */
 const fastifyClientErrors: Record<string, { status: number; code: string; message: string }> = {
@@ -54,13 +54,19 @@ const fastifyClientErrors: Record<string, { status: number; code: string; messag
  * Errors Fastify meets before it has a route (a malformed percent-encoding, a
  * path parameter over the length limit): the `frameworkErrors` option.
  */
-export function answerFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  // No route, so no hooks: the request's id goes on here (lib/request-ids.ts does it for the rest).
+  reply.header('x-request-id', request.id);
   if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
-    return reply.status(414).send({ message: 'The address is too long.', code: errorCodes.uriTooLong });
+    return reply
+      .status(414)
+      .send({ message: 'The address is too long.', code: errorCodes.uriTooLong, requestId: request.id });
   }
-  return reply
-    .status(400)
-    .send({ message: 'The address of the request is malformed.', code: errorCodes.malformedRequest });
+  return reply.status(400).send({
+    message: 'The address of the request is malformed.',
+    code: errorCodes.malformedRequest,
+    requestId: request.id,
+  });
 }
 
 /**
@@ -131,6 +137,14 @@ export function registerErrorHandling(app: FastifyInstance) {
         message: STATUS_CODES[error.statusCode] ?? 'Bad request.',
         code: errorCodes.malformedRequest,
       });
+    }
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'database unavailable');
+      const refusal = unavailable();
+      return reply
+        .headers(refusal.headers ?? {})
+        .status(503)
+        .send(refusal.toBody());
     }
     request.log.error({ err: error }, 'unexpected error');
     return reply

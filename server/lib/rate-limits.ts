@@ -38,7 +38,8 @@ const messages: Record<LimitName, string> = {
  * The rate limits of the expensive or abusable calls, counted by
  * rate-limiter-flexible: in Redis when REDIS_URL is set (so every instance
  * sees the same counts), else in this process's memory
- * (docs/decisions/0016-rate-limits.md).
+ * (docs/decisions/0016-rate-limits.md). While Redis is away, its insurance
+ * limiter counts in memory.
  */
 export class RateLimits {
   private readonly limiters: Record<LimitName, RateLimiterMemory | RateLimiterRedis>;
@@ -54,8 +55,16 @@ export class RateLimits {
     const make = (name: LimitName) => {
       const { points, seconds } = this.rules[name];
       const settings = { points, duration: seconds, keyPrefix: `${prefix}:limit:${name}` };
+      // With Redis away (or slow), each instance counts in its own memory until it is back: the limits
+      // still hold, per instance rather than across them.
       return options.redis
-        ? new RateLimiterRedis({ ...settings, storeClient: options.redis, useRedisPackage: false })
+        ? new RateLimiterRedis({
+            ...settings,
+            storeClient: options.redis,
+            useRedisPackage: false,
+            rejectIfRedisNotReady: true,
+            insuranceLimiter: new RateLimiterMemory(settings),
+          })
         : new RateLimiterMemory(settings);
     };
     this.limiters = Object.fromEntries(

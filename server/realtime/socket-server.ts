@@ -13,7 +13,6 @@ import {
 import type { Config } from '../config';
 import { extractToken } from '../features/auth/tokens';
 import { isParticipant } from '../features/deals/deal-roles';
-import { connectRedis } from '../lib/redis';
 import { isCookieAuthenticated, TrustedOrigins } from '../lib/same-origin';
 import type { Services } from '../services';
 import { SocketEventLimiter } from './event-limits';
@@ -62,13 +61,16 @@ export async function attachRealtime(app: FastifyInstance, services: Services, c
   });
 
   let redisClients: Redis[] = [];
-  if (config.redisUrl) {
+  const redisConnections = services.redisConnections;
+  if (redisConnections) {
     // Loaded only with REDIS_URL: one instance never needs it.
     const { createAdapter } = await import('@socket.io/redis-adapter');
     const [pub, sub] = await Promise.all([
-      connectRedis(config.redisUrl, app.log, 'redis publisher'),
-      connectRedis(config.redisUrl, app.log, 'redis subscriber'),
+      redisConnections.connect('realtime publisher', { queueWhileAway: false }),
+      // Subscriptions wait for Redis and are made again after every reconnection.
+      redisConnections.connect('realtime subscriber', { queueWhileAway: true }),
     ]);
+    dropPublishesWhileAway(pub);
     // Channels under REDIS_PREFIX: deployments sharing the Redis never hear each other.
     io.adapter(createAdapter(pub, sub, { key: `${config.redisPrefix}:socket.io` }));
     redisClients = [pub, sub];
@@ -243,8 +245,17 @@ export async function attachRealtime(app: FastifyInstance, services: Services, c
       if (config.redisUrl) io.in(realtimeRooms.user(userId)).socketsLeave(realtimeRooms.deal(dealId));
     },
     async isOnline(userId) {
-      // Through the Redis adapter this asks every instance.
-      return (await io.in(realtimeRooms.user(userId)).fetchSockets()).length > 0;
+      const room = realtimeRooms.user(userId);
+      if ((await io.local.in(room).fetchSockets()).length > 0) return true;
+      // Through the Redis adapter this asks every instance; with Redis away, only this one knows.
+      return (
+        (
+          await io
+            .in(room)
+            .fetchSockets()
+            .catch(() => [])
+        ).length > 0
+      );
     },
     signal(name, payload) {
       // Through the Redis adapter to the other instances' servers (never to clients).
@@ -272,16 +283,30 @@ export async function attachRealtime(app: FastifyInstance, services: Services, c
   });
 
   // Open sockets would hold the HTTP server open: close them before the server waits for connections.
+  // Their connections are closed without Socket.IO's disconnect packet, which would tell a client not to
+  // come back: every client (the web app, the original client) reconnects by itself, lands on another
+  // instance behind the load balancer (or this one once restarted) and catches up. Closing also ends
+  // this instance's typing indicators for the others.
   app.addHook('preClose', async () => {
     detach();
-    // Local only: through the Redis adapter a plain disconnectSockets reaches every instance's
-    // clients. Disconnecting also ends this instance's typing indicators for the others.
-    io.local.disconnectSockets(true);
+    for (const socket of io.of('/').sockets.values()) socket.conn.close();
     typing.clear();
   });
   app.addHook('onClose', async () => {
     await new Promise<void>((resolve) => io.close(() => resolve()));
-    await Promise.all(redisClients.map((client) => client.quit().catch(() => undefined)));
+    await Promise.all(redisClients.map((client) => redisConnections?.close(client)));
   });
   return io;
+}
+
+/**
+ * The Redis adapter publishes without waiting for the answer, and a publish refused while Redis is away
+ * would be an unhandled rejection, which ends the process: refused publishes are dropped instead. Events
+ * still reach this instance's own sockets, and clients catch up what other instances' sockets missed
+ * when they reconnect or reload.
+ */
+function dropPublishesWhileAway(pub: Redis) {
+  const publish = pub.publish.bind(pub) as (channel: string, message: string | Buffer) => Promise<number>;
+  (pub as unknown as { publish: typeof publish }).publish = (channel, message) =>
+    publish(channel, message).catch(() => 0);
 }

@@ -95,7 +95,11 @@ export async function startTestServer(
     await app.services.background.idle();
     let parsed: unknown = text;
     if ((response.headers.get('content-type') ?? '').includes('application/json')) parsed = JSON.parse(text);
-    return { status: response.status, body: parsed as T, headers: response.headers };
+    return {
+      status: response.status,
+      body: withoutRequestId(parsed, response) as T,
+      headers: response.headers,
+    };
   }
 
   return {
@@ -146,6 +150,22 @@ export async function signUp(
   return { token: login.body.token as string, user: login.body.user, username, email, password, full_name };
 }
 export type SignedUpUser = Awaited<ReturnType<typeof signUp>>;
+
+/**
+ * Every error body must carry its request's id, the same as the X-Request-Id header: checked here for
+ * every failed call of every test, then taken out so that tests compare the rest of the body exactly.
+ */
+function withoutRequestId(body: unknown, response: Response): unknown {
+  if (response.status < 400 || body === null || typeof body !== 'object' || !('code' in body)) return body;
+  const { requestId, ...rest } = body as { requestId?: unknown };
+  const header = response.headers.get('x-request-id');
+  if (typeof requestId !== 'string' || requestId !== header) {
+    throw new Error(
+      `error body ${JSON.stringify(body)} does not carry the request's id (X-Request-Id: ${header})`,
+    );
+  }
+  return rest;
+}
 
 /** The body of a call that must answer `status` (200 by default); a failure shows the body it got. */
 export async function ok<T>(response: Promise<ApiResponse>, status = 200): Promise<T> {
