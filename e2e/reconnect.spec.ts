@@ -84,9 +84,9 @@ test('an open chat survives the server going away: "Reconnecting…", then the m
     (window as unknown as { tabMark: string }).tabMark = 'never reloaded';
   });
 
-  // The server goes away (a graceful stop: it lets the sockets go) for 20 seconds.
-  const stoppedAt = Date.now();
+  // The server goes away (SIGTERM: a graceful stop, which lets the sockets go) for 20 seconds from its exit.
   await server.stop();
+  const stoppedAt = Date.now();
   await expect(banner).toBeVisible({ timeout: 10_000 });
   await expect(banner).toHaveText('Reconnecting…');
   await expect(banner).toHaveAttribute('aria-live', 'polite');

@@ -17,8 +17,8 @@ const reconnectNowIntervalMs = 1000;
  *
  * The connection comes back for as long as the tab is open: Socket.IO retries by itself after a lost
  * connection (lib/socket.ts: back-off with jitter, never giving up); the two cases it leaves alone are
- * handled here with the same back-off: the server let the socket go (`io server disconnect`, e.g. on a
- * graceful shutdown) and the server refused the handshake. A socket whose session ended
+ * handled here with the same back-off: the server let the socket go (`io server disconnect`: a shutdown
+ * may say so, a token that expired, a socket that sent too fast) and the server refused the handshake. A socket whose session ended
  * (`session-ended`) is never reconnected: the tab signs out. Coming back to the tab, or the network
  * coming back, tries again at once.
  */
@@ -110,8 +110,9 @@ export function openRealtime(options: {
   const onDisconnect = (reason: Socket.DisconnectReason) => {
     down = true;
     noticeOfflineSoon();
-    // The server let this socket go (shutting down, or the token no longer holds: the next handshake says
-    // so): Socket.IO does not come back by itself after that. Other reasons it retries itself.
+    // The server let this socket go (shutting down, the socket sent too fast, or its token no longer holds:
+    // the next handshake says so): Socket.IO does not come back by itself after that. After any other
+    // reason (a closed connection, a missed ping) it retries by itself.
     if (reason === 'io server disconnect') reconnectLater();
   };
   const onConnectError = (error: Error) => {
