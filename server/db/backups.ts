@@ -95,13 +95,21 @@ export type RestoreResult = {
  * one snapshot, so a transfer and the wallet rows it moved are both in or both out, while the server
  * keeps serving. Written to `<file>.partial` and renamed when complete.
  */
-export async function writeBackup(ownerUrl: string, file: string): Promise<BackupResult> {
+export async function writeBackup(
+  ownerUrl: string,
+  file: string,
+  options: { signal?: AbortSignal } = {},
+): Promise<BackupResult> {
   const started = performance.now();
   fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const partial = `${file}.partial`;
   const client = new pg.Client({ connectionString: ownerUrl });
   client.on('error', () => {});
   await client.connect();
+  // Stopping (the server shutting down): the connection is closed, the COPY fails, the partial file goes.
+  const abort = () => void client.end().catch(() => undefined);
+  if (options.signal?.aborted) abort();
+  options.signal?.addEventListener('abort', abort, { once: true });
   const hash = createHash('sha256');
   let bytes = 0;
   const gzip = createGzip();
@@ -158,6 +166,7 @@ export async function writeBackup(ownerUrl: string, file: string): Promise<Backu
     fs.rmSync(partial, { force: true });
     throw error;
   } finally {
+    options.signal?.removeEventListener('abort', abort);
     await client.end().catch(() => undefined);
   }
   fs.renameSync(partial, file);
@@ -729,6 +738,12 @@ export function pruneBackups(folder: string, keep: number): string[] {
     fs.rmSync(backup.file, { force: true });
     fs.rmSync(`${backup.file}${checksumSuffix}`, { force: true });
   }
+  // A backup cut short (the process killed while writing it) leaves a `.partial` file: gone after a day.
+  for (const name of fs.existsSync(folder) ? fs.readdirSync(folder) : []) {
+    const file = path.join(folder, name);
+    if (name.endsWith('.partial') && Date.now() - fs.statSync(file).mtimeMs > dayMs)
+      fs.rmSync(file, { force: true });
+  }
   return old.map((backup) => backup.file);
 }
 
@@ -743,7 +758,7 @@ type BackupLog = {
  * running cluster's socket, as its superuser) and the daily ones beyond `config.backupsKept` are
  * deleted. Nothing with DATABASE_URL (that database's own backups are its operator's) or
  * BACKUPS_KEPT=0. A failed backup is logged and tried again at the next check. The timers do not keep
- * the process alive; stop() waits for a backup under way.
+ * the process alive; stop() abandons a backup under way, so a shutdown never waits for one.
  */
 export function startDailyBackups(options: {
   config: Pick<Config, 'dataDir' | 'backupsKept'>;
@@ -762,13 +777,16 @@ export function startDailyBackups(options: {
   const maxAgeMs = options.maxAgeMs ?? dayMs;
   let running: Promise<void> | undefined;
   let stopped = false;
+  const stopping = new AbortController();
 
   const takeIfDue = async () => {
     const newest = listBackups(folder)[0];
     if (newest && Date.now() - newest.takenAt.getTime() < maxAgeMs) return;
     const url = options.ownerUrl ?? runningClusterUrl(config.dataDir);
     if (!url) throw new Error('the embedded database is not running');
-    const result = await writeBackup(url, path.join(folder, backupFileName(new Date(), 'daily')));
+    const result = await writeBackup(url, path.join(folder, backupFileName(new Date(), 'daily')), {
+      signal: stopping.signal,
+    });
     const deleted = pruneBackups(folder, config.backupsKept);
     log.info(
       { file: result.file, bytes: result.bytes, ms: result.ms, rows: result.rows, deleted },
@@ -778,9 +796,9 @@ export function startDailyBackups(options: {
   const check = () => {
     if (stopped) return Promise.resolve();
     running ??= takeIfDue()
-      .catch((error: unknown) =>
-        log.error({ err: error }, 'the daily backup failed; trying again within the hour'),
-      )
+      .catch((error: unknown) => {
+        if (!stopped) log.error({ err: error }, 'the daily backup failed; trying again within the hour');
+      })
       .finally(() => {
         running = undefined;
       });
@@ -792,10 +810,12 @@ export function startDailyBackups(options: {
   timer.unref();
   return {
     check,
+    /** Stops the checks; a backup under way is abandoned (its partial file deleted), not waited for. */
     async stop() {
       stopped = true;
       clearTimeout(first);
       clearInterval(timer);
+      stopping.abort();
       await running;
     },
   };
