@@ -338,7 +338,7 @@ export async function checkBackupFile(file: string): Promise<{ header: BackupHea
       4,
     );
   }
-  const lines = backupLines(fs.createReadStream(file).pipe(createGunzip()));
+  const lines = backupLines(readBackup(file));
   try {
     const first = await lines.next();
     const second = await lines.next();
@@ -353,6 +353,15 @@ export async function checkBackupFile(file: string): Promise<{ header: BackupHea
   } finally {
     await lines.return(undefined);
   }
+}
+
+/** A backup's decompressed bytes; the file is closed with the stream, however early it is left. */
+function readBackup(file: string): Readable {
+  const source = fs.createReadStream(file);
+  const gunzip = createGunzip();
+  source.on('error', (error) => gunzip.destroy(error));
+  gunzip.on('close', () => source.destroy());
+  return source.pipe(gunzip);
 }
 
 /** The lines of a stream, without their newline; a line may span many chunks (an image's bytes). */
@@ -554,7 +563,7 @@ async function loadRows(client: pg.ClientBase, file: string, header: BackupHeade
 
     const loaded: BackupTrailer['tables'] = [];
     let trailer: BackupTrailer | undefined;
-    const lines = backupLines(fs.createReadStream(file).pipe(createGunzip()));
+    const lines = backupLines(readBackup(file));
     await lines.next();
     await lines.next();
     for (let line = await lines.next(); !line.done; line = await lines.next()) {
