@@ -29,6 +29,7 @@ import {
 } from './lib/http-errors';
 import { InstanceLifecycle } from './lib/lifecycle';
 import { createMailer, type Mailer } from './lib/mail';
+import { Metrics, serveMetrics } from './lib/metrics';
 import { registerRequestContext } from './lib/request-context';
 import { answerWithRequestIds, requestIdGenerator } from './lib/request-ids';
 import { responseSerializerCompiler } from './lib/response-serializer';
@@ -54,6 +55,9 @@ declare module 'fastify' {
     config: Config;
     /** Serving or stopping, and what the load balancer has seen of it (lib/lifecycle.ts). */
     lifecycle: InstanceLifecycle;
+    metrics: Metrics;
+    /** Where Prometheus scrapes this instance (METRICS_PORT), or undefined when metrics are off. */
+    metricsUrl: string | undefined;
   }
 }
 
@@ -108,6 +112,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(responseSerializerCompiler);
   app.decorate('lifecycle', new InstanceLifecycle());
+  const metrics = new Metrics();
+  app.decorate('metrics', metrics);
+  app.decorate('metricsUrl', undefined);
+  if (config.metricsPort !== undefined) {
+    metrics.collectProcessMetrics();
+    metrics.measureHttp(app);
+    metrics.measure({ pool: () => database.poolStats() });
+    database.observeQueries((seconds) => metrics.databaseQueryDuration.observe(seconds));
+    const served = await serveMetrics(metrics, config.metricsHost, config.metricsPort);
+    app.metricsUrl = served.url;
+    app.addHook('onClose', () => served.close());
+  }
   registerErrorHandling(app);
   answerWithRequestIds(app);
   refuseMalformedText(app);
@@ -118,6 +134,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     config,
     db: database.db,
     executeSql: database.executeSql,
+    metrics,
     mailer,
     log: app.log,
   });

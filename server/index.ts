@@ -1,5 +1,6 @@
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
+import { startDailyBackups } from './db/backups';
 import { openDatabase } from './db/client';
 import { EmbeddedPostgresError } from './db/embedded-postgres-error';
 import { DataDirLockedError } from './db/lock';
@@ -52,6 +53,7 @@ async function main() {
   );
   const app = await buildApp({ config, database, logger: loggerOptions(config.logLevel) });
   let stopping = false;
+  let backups: { stop(): Promise<void> } | undefined;
   /**
    * SIGTERM (a deploy, systemd, the load balancer's rolling restart) or Ctrl-C: /api/ready answers 503
    * at once; once a load balancer checking it has seen that (at most a few seconds), the instance stops
@@ -72,6 +74,8 @@ async function main() {
       app.lifecycle.beginStopping();
       await app.lifecycle.untilLoadBalancerKnows(Math.min(5_000, timeoutMs / 4));
       await app.close();
+      // A daily backup under way is dropped (its partial file removed), never waited for.
+      await backups?.stop();
       await database.close();
     } catch (error) {
       app.log.error({ err: error }, 'shutdown failed');
@@ -86,6 +90,8 @@ async function main() {
   process.on('SIGINT', () => void stop('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
+  // The embedded database's daily backups in DATA_DIR/backups (BACKUPS_KEPT; none with DATABASE_URL).
+  backups = startDailyBackups({ config, database, log: app.log });
   if (!config.jwtSecret) {
     app.log.warn(
       'JWT_SECRET is not set: sign-in tokens are signed with a secret generated once and kept in the database. ' +
@@ -105,6 +111,7 @@ async function main() {
         'Create a login role without privileges and set DATABASE_APP_URL to it (README, Configuration).',
     );
   }
+  if (app.metricsUrl) app.log.info(`Prometheus metrics at ${app.metricsUrl}`);
   app.log.info(
     `Dealmaker is running at ${config.publicUrl} (${database.kind === 'embedded' ? `embedded database in ${config.dataDir}` : 'PostgreSQL'}${config.redisUrl ? ', Redis' : ''})`,
   );

@@ -24,10 +24,13 @@ import { ProgressService } from './features/progress/progress.service';
 import { ReviewsService } from './features/reviews/reviews.service';
 import { TimelineService } from './features/timeline/timeline.service';
 import { UsersService } from './features/users/users.service';
+import { onMoneyMovement } from './features/wallet/ledger';
+import { checkLedgerEvery } from './features/wallet/ledger-check';
 import { WalletService } from './features/wallet/wallet.service';
 import { BackgroundTasks } from './lib/background';
 import { Jobs } from './lib/jobs';
 import type { Mailer } from './lib/mail';
+import { Metrics } from './lib/metrics';
 import { RateLimits } from './lib/rate-limits';
 import { RedisConnections } from './lib/redis';
 import { EventPublisher } from './realtime/publisher';
@@ -35,6 +38,8 @@ import { EventPublisher } from './realtime/publisher';
 export type ServiceDeps = {
   config: Config;
   db: Db;
+  /** The instance's Prometheus metrics (lib/metrics.ts): services count what they do in them. */
+  metrics?: Metrics;
   /** Plain SQL on the database's pool (the job queue's). */
   executeSql: Database['executeSql'];
   mailer: Mailer;
@@ -53,8 +58,10 @@ export async function createServices(deps: ServiceDeps) {
   // Counters shared by every instance through Redis when there is one.
   const redisConnections = config.redisUrl ? new RedisConnections(config.redisUrl, deps.log) : undefined;
   const redis = await redisConnections?.connect('rate limits', { queueWhileAway: false });
+  const metrics = deps.metrics ?? new Metrics();
   const rateLimits = new RateLimits({
     redis,
+    onRefusal: (limit) => metrics.rateLimitRefusals.inc({ limit }),
     keyPrefix: config.redisPrefix,
     rules: config.rateLimits,
   });
@@ -63,6 +70,15 @@ export async function createServices(deps: ServiceDeps) {
     executeSql: deps.executeSql,
     pollingIntervalSeconds: config.jobPollingSeconds,
     log: deps.log,
+    observer: {
+      started: (queue, lateness) => metrics.jobLateness.observe({ queue }, lateness),
+      failed: (queue) => metrics.jobFailures.inc({ queue }),
+    },
+  });
+  metrics.measure({ queueDepths: () => jobs.depths() });
+  const stopCountingMoney = onMoneyMovement((kind, cents) => {
+    metrics.moneyMovements.inc({ kind });
+    metrics.moneyMovedCents.inc({ kind }, cents);
   });
   const audit = new AuditService(db);
   const users = new UsersService(db);
@@ -134,16 +150,30 @@ export async function createServices(deps: ServiceDeps) {
   await jobs.work('escrow-half-expiry', ({ dealId }) => escrow.expireLoneHalf(dealId));
   await jobs.work('dispute-escalation', ({ disputeId }) => disputes.escalateWhenDue(disputeId));
   await disputes.scheduleMissingDeadlines();
+  const ledgerChecks = checkLedgerEvery(
+    db,
+    config.ledgerCheckMs,
+    (result) => {
+      for (const check of result.checks) {
+        metrics.ledgerCheckViolations.set({ invariant: check.name }, check.violations.length);
+      }
+      metrics.ledgerCheckLastRun.set(Date.now() / 1000);
+    },
+    deps.log,
+  );
 
   return {
     db,
     events,
     background,
     rateLimits,
+    metrics,
     /** The instance's Redis clients (REDIS_URL), also used by realtime; undefined without Redis. */
     redisConnections,
     /** Closes what the services hold open (Redis), once nothing runs in the background. */
     async close() {
+      stopCountingMoney();
+      ledgerChecks.stop();
       await jobs.stop();
       await background.idle();
       if (redis) await redisConnections?.close(redis);

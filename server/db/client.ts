@@ -23,6 +23,10 @@ export type Database = {
   login: DatabaseLogin;
   /** Plain SQL on the pool, for libraries that bring their own SQL (the job queue). */
   executeSql: ExecuteSql;
+  /** The pool's connections: open, idle, and callers waiting for one (for the metrics). */
+  poolStats(): { total: number; idle: number; waiting: number };
+  /** Tells `observer` how long each query of the server took, in seconds (for the metrics). */
+  observeQueries(observer: (seconds: number) => void): void;
   close: () => Promise<void>;
 };
 
@@ -106,6 +110,8 @@ async function connect(
   });
   // A broken idle connection must not take the process down; the next query reconnects.
   pool.on('error', () => {});
+  let queryObserver: ((seconds: number) => void) | undefined;
+  pool.on('connect', (client) => timeQueries(client, () => queryObserver));
   try {
     await checkLogin(pool, login);
   } catch (error) {
@@ -117,7 +123,28 @@ async function connect(
     kind,
     login: { user: login.user, restricted: login.restricted },
     executeSql: (text, values) => pool.query(text, values),
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    observeQueries: (observer) => {
+      queryObserver = observer;
+    },
     close: () => pool.end(),
+  };
+}
+
+/**
+ * Wraps one connection's `query` to time every query it runs, once, when the pool opens it: every
+ * query of the server (Drizzle's, the prepared ones, transactions', the job queue's) goes through it.
+ */
+function timeQueries(client: pg.PoolClient, observer: () => ((seconds: number) => void) | undefined) {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+    const observe = observer();
+    const started = performance.now();
+    const result = query(...args);
+    if (!observe || !(result instanceof Promise)) return result;
+    const done = () => observe((performance.now() - started) / 1000);
+    result.then(done, done);
+    return result;
   };
 }
 

@@ -28,6 +28,25 @@ export const runCommittedEffects =
   (effect) =>
     runEffect(effect, log);
 
+/** The effects of the transaction now running on each handle `transact` gave out. */
+const runningTransactions = new WeakMap<object, AfterCommit>();
+
+/**
+ * The AfterCommit of whatever `db` is: the transaction `transact` is running on that handle (its effects
+ * wait for its commit), or, for the pool itself (a statement that commits on its own), one that runs
+ * the effect at once — for code deep below a service (the ledger) that is handed only the handle.
+ */
+export function afterCommitOn(db: object): AfterCommit {
+  return runningTransactions.get(db) ?? runAtOnce;
+}
+const runAtOnce: AfterCommit = (effect) => {
+  try {
+    effect();
+  } catch {
+    // An effect of a committed change must not fail it (see runEffect).
+  }
+};
+
 /** Runs `work` in one transaction and, once it has committed, the effects it scheduled. */
 export type Transact = <T>(work: (tx: Tx, afterCommit: AfterCommit) => Promise<T>) => Promise<T>;
 
@@ -69,9 +88,16 @@ export function createTransact(db: Db, log: FastifyBaseLogger): Transact {
       const effects: Array<() => void> = [];
       let result: Awaited<ReturnType<typeof work>>;
       try {
-        result = await inTransaction(pool, (client) =>
-          work(handleOf(client), (effect) => effects.push(effect)),
-        );
+        result = await inTransaction(pool, async (client) => {
+          const handle = handleOf(client);
+          const afterCommit: AfterCommit = (effect) => effects.push(effect);
+          runningTransactions.set(handle, afterCommit);
+          try {
+            return await work(handle, afterCommit);
+          } finally {
+            runningTransactions.delete(handle);
+          }
+        });
       } catch (error) {
         if (attempt >= maxAttempts || !isSerializationFailure(error)) throw error;
         await sleep(Math.random() * 10 * attempt);

@@ -25,10 +25,17 @@ const jobNames: JobName[] = ['escrow-half-expiry', 'dispute-escalation'];
  * run again after a crash, so every handler re-checks the state it acts on
  * under the deal's lock and does nothing when the deadline no longer holds.
  */
+/** What the job queue tells the metrics. */
+export type JobObserver = {
+  started(queue: JobName, latenessSeconds: number): void;
+  failed(queue: JobName): void;
+};
+
 export class Jobs {
   private constructor(
     private readonly boss: PgBoss,
     private readonly pollingIntervalSeconds: number,
+    private readonly observer: JobObserver | undefined,
   ) {}
 
   /**
@@ -40,6 +47,7 @@ export class Jobs {
     executeSql: ExecuteSql;
     pollingIntervalSeconds?: number;
     log: FastifyBaseLogger;
+    observer?: JobObserver;
   }) {
     const boss = new PgBoss({
       db: { executeSql: (text, values) => options.executeSql(text, values) },
@@ -51,7 +59,7 @@ export class Jobs {
     });
     boss.on('error', (error) => options.log.error({ err: error }, 'job queue error'));
     await boss.start();
-    return new Jobs(boss, options.pollingIntervalSeconds ?? 2);
+    return new Jobs(boss, options.pollingIntervalSeconds ?? 2, options.observer);
   }
 
   /** Schedules a job to run at `runAt`, in the caller's transaction: it exists only if that commits. */
@@ -66,11 +74,28 @@ export class Jobs {
   async work<N extends JobName>(name: N, handle: (data: JobData[N]) => Promise<void>) {
     await this.boss.work<JobData[N]>(
       name,
-      { pollingIntervalSeconds: this.pollingIntervalSeconds, batchSize: 10 },
+      { pollingIntervalSeconds: this.pollingIntervalSeconds, batchSize: 10, includeMetadata: true },
       async (jobs) => {
-        for (const job of jobs) await handle(job.data);
+        for (const job of jobs) {
+          this.observer?.started(name, Math.max(0, Date.now() - new Date(job.startAfter).getTime()) / 1000);
+          try {
+            await handle(job.data);
+          } catch (error) {
+            this.observer?.failed(name);
+            throw error;
+          }
+        }
       },
     );
+  }
+
+  /** Jobs waiting in each queue (created or to be retried, due or not). */
+  async depths(): Promise<Record<JobName, number>> {
+    const sizes = await Promise.all(jobNames.map((name) => this.boss.getQueueSize(name)));
+    return Object.fromEntries(jobNames.map((name, index) => [name, sizes[index] ?? 0])) as Record<
+      JobName,
+      number
+    >;
   }
 
   /** Stops fetching and waits (a few seconds at most) for the jobs in hand. */

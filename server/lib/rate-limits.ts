@@ -46,7 +46,18 @@ export class RateLimits {
 
   private readonly rules: Record<LimitName, Rule>;
 
-  constructor(options: { redis?: Redis; keyPrefix?: string; rules?: Partial<Record<LimitName, Rule>> } = {}) {
+  private readonly onRefusal: (name: LimitName) => void;
+
+  constructor(
+    options: {
+      redis?: Redis;
+      keyPrefix?: string;
+      rules?: Partial<Record<LimitName, Rule>>;
+      /** Told of every refusal (the metrics count them by limit). */
+      onRefusal?: (name: LimitName) => void;
+    } = {},
+  ) {
+    this.onRefusal = options.onRefusal ?? (() => {});
     const prefix = options.keyPrefix ?? 'dealmaker';
     // A misspelt name (RATE_LIMITS is typed by hand) would otherwise leave the real limit unchanged unseen.
     const unknown = Object.keys(options.rules ?? {}).filter((name) => !(name in defaultRules));
@@ -78,7 +89,10 @@ export class RateLimits {
       try {
         await this.limiters[name].consume(key);
       } catch (error) {
-        if (error instanceof RateLimiterRes) throw refusal(name, error);
+        if (error instanceof RateLimiterRes) {
+          this.onRefusal(name);
+          throw refusal(name, error);
+        }
         throw error;
       }
     }
@@ -88,7 +102,10 @@ export class RateLimits {
   async check(...checks: Array<[LimitName, string]>): Promise<void> {
     for (const [name, key] of checks) {
       const state = await this.limiters[name].get(key);
-      if (state && state.consumedPoints >= this.rules[name].points) throw refusal(name, state);
+      if (state && state.consumedPoints >= this.rules[name].points) {
+        this.onRefusal(name);
+        throw refusal(name, state);
+      }
     }
   }
 

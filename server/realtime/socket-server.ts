@@ -130,6 +130,7 @@ export async function attachRealtime(app: FastifyInstance, services: Services, c
   });
 
   const eventLimits = new SocketEventLimiter(config.socketEventLimits);
+  services.metrics.measure({ sockets: () => io.of('/').sockets.size });
   const participants = new LRUCache<string, true>({ max: 50_000, ttl: participationTtlMs });
   /** Bumped by every 'deal-left': a lookup that overlapped one is not cached (it may have read the old state). */
   let participationChanges = 0;
@@ -147,6 +148,7 @@ export async function attachRealtime(app: FastifyInstance, services: Services, c
       if (!socket.connected) return;
       const verdict = allowance.check();
       if (verdict === 'accept') return next();
+      services.metrics.rateLimitRefusals.inc({ limit: 'socketEvents' });
       // On the next tick, as Socket.IO hands accepted events to their handlers: answers keep the order
       // of the events they answer.
       process.nextTick(() => {
@@ -232,6 +234,7 @@ export async function attachRealtime(app: FastifyInstance, services: Services, c
         ...(audience.deals ?? []).map(realtimeRooms.deal),
       ];
       if (rooms.length === 0) return;
+      services.metrics.socketEventsSent.inc({ event });
       // A socket in several of these rooms still receives the event once.
       (io.to(rooms).emit as (event: string, payload: unknown) => boolean)(
         event,

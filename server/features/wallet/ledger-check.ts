@@ -211,3 +211,33 @@ export async function checkLedger(db: DbOrTx): Promise<LedgerCheck> {
     checks,
   };
 }
+
+/**
+ * Runs the ledger check by itself every `intervalMs` (LEDGER_CHECK_MINUTES), the first time soon after
+ * start, and hands each result to `report` (the metrics show it per invariant, so an alert can fire on
+ * the first wrong cent). A check that fails to run (the database away) is logged and tried next time.
+ */
+export function checkLedgerEvery(
+  db: DbOrTx,
+  intervalMs: number,
+  report: (result: LedgerCheck) => void,
+  log: { error(object: unknown, message: string): void },
+): { stop(): void } {
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  const run = async () => {
+    try {
+      report(await checkLedger(db));
+    } catch (error) {
+      log.error({ err: error }, 'the scheduled ledger check could not run');
+    }
+    if (!stopped) timer = setTimeout(run, intervalMs).unref();
+  };
+  timer = setTimeout(run, Math.min(intervalMs, 5_000)).unref();
+  return {
+    stop() {
+      stopped = true;
+      clearTimeout(timer);
+    },
+  };
+}

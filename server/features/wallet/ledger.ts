@@ -3,7 +3,7 @@ import { formatUsdCents } from '../../../contract/money';
 import { maxWalletBalanceCents, type WalletTransactionType } from '../../../contract/wallet';
 import type { DbOrTx } from '../../db/client';
 import type { WalletRow, WalletTransactionRow } from '../../db/schema';
-import type { requesterSettings } from '../../db/transaction';
+import { afterCommitOn, type requesterSettings } from '../../db/transaction';
 import { type AppError, conflict } from '../../lib/errors';
 import { ledgerRepository, walletRepository } from './wallet.repository';
 
@@ -63,6 +63,23 @@ export type TransferResult = {
  * here are a last line of defence that refuses to take any wallet or escrow
  * below zero.
  */
+/** Told of every money movement once it has committed (the metrics count them by kind). */
+type MovementListener = (kind: TransferKind, amountCents: number) => void;
+const movementListeners = new Set<MovementListener>();
+
+/** Listens to committed money movements; returns how to stop listening. */
+export function onMoneyMovement(listener: MovementListener): () => void {
+  movementListeners.add(listener);
+  return () => movementListeners.delete(listener);
+}
+
+function announceMovement(db: DbOrTx, kind: TransferKind, amountCents: number) {
+  if (movementListeners.size === 0) return;
+  afterCommitOn(db)(() => {
+    for (const listener of movementListeners) listener(kind, amountCents);
+  });
+}
+
 export async function transfer(
   tx: DbOrTx,
   input: {
@@ -107,12 +124,18 @@ export async function transfer(
       history: { type: walletTransactionType[kind], description: input.description },
     });
   const moved = await move();
-  if (moved) return moved;
+  if (moved) {
+    announceMovement(tx, kind, amountCents);
+    return moved;
+  }
   // Nothing moved: the user may have no wallet yet (their first movement creates it, and the wallet
   // may just have been created by a movement racing this one), or the balance refused the amount.
   await walletRepository.ensure(tx, side.userId);
   const retried = await move();
-  if (retried) return retried;
+  if (retried) {
+    announceMovement(tx, kind, amountCents);
+    return retried;
+  }
   if (side.sign > 0) throw conflict('This would take the wallet above its maximum balance.');
   const wallet = (await walletRepository.find(tx, side.userId))!;
   throw (
@@ -164,9 +187,13 @@ export async function depositTogether(
       historyType: walletTransactionType.deposit,
       requester: input.requester,
     });
+  const announce = (moved: TransferResult[] | undefined) => {
+    for (const deposit of moved ? input.deposits : []) announceMovement(db, 'deposit', deposit.amountCents);
+    return moved;
+  };
   const moved = await move();
-  if (moved) return moved;
+  if (moved) return announce(moved);
   // As in `transfer`: the user's first movement creates their wallet.
   await walletRepository.ensure(db, input.userId);
-  return move();
+  return announce(await move());
 }
