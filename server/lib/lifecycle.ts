@@ -11,6 +11,9 @@ export class InstanceLifecycle {
 
   private lastReadyCheckAt = 0;
 
+  /** Ready checks answered 503 since stopping began. */
+  private checksWhileStopping = 0;
+
   private readonly readyCheckWaiters = new Set<() => void>();
 
   get stopping(): boolean {
@@ -21,8 +24,8 @@ export class InstanceLifecycle {
   readyChecked() {
     this.lastReadyCheckAt = Date.now();
     if (this.stopping) {
+      this.checksWhileStopping++;
       for (const wake of this.readyCheckWaiters) wake();
-      this.readyCheckWaiters.clear();
     }
   }
 
@@ -31,18 +34,22 @@ export class InstanceLifecycle {
   }
 
   /**
-   * Resolves once a load balancer checking this instance has been told it is stopping (its next
-   * /api/ready after beginStopping), or at once when nothing has checked it in the last 30 s (no
-   * balancer: `npm start` on a laptop stops without waiting), or after `maxWaitMs` whatever happens.
+   * Resolves once a load balancer checking this instance has taken it out: it has been answered 503
+   * `checks` times since beginStopping (a balancer takes an instance out after a few failed checks:
+   * HAProxy's `fall 2` in deploy/haproxy.cfg), or at once when nothing has checked it in the last 30 s
+   * (no balancer: `npm start` on a laptop stops without waiting), or after `maxWaitMs` whatever happens.
    */
-  async untilLoadBalancerKnows(maxWaitMs: number): Promise<void> {
+  async untilLoadBalancerKnows(maxWaitMs: number, checks = 2): Promise<void> {
     if (Date.now() - this.lastReadyCheckAt > 30_000) return;
-    let wake = () => {};
-    const checked = new Promise<void>((resolve) => {
-      wake = resolve;
-      this.readyCheckWaiters.add(resolve);
-    });
-    await Promise.race([checked, sleep(maxWaitMs, undefined, { ref: false })]);
-    this.readyCheckWaiters.delete(wake);
+    const deadline = Date.now() + maxWaitMs;
+    while (this.checksWhileStopping < checks && Date.now() < deadline) {
+      let wake = () => {};
+      const checked = new Promise<void>((resolve) => {
+        wake = resolve;
+        this.readyCheckWaiters.add(resolve);
+      });
+      await Promise.race([checked, sleep(deadline - Date.now(), undefined, { ref: false })]);
+      this.readyCheckWaiters.delete(wake);
+    }
   }
 }

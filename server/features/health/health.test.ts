@@ -151,6 +151,10 @@ describe('GET /api/ready', () => {
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(known).toBe(false);
       expect((await checked.get('/api/ready')).status).toBe(503);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      // One failed check is not enough for a balancer to take it out (HAProxy's fall 2): a second one is.
+      expect(known).toBe(false);
+      expect((await checked.get('/api/ready')).status).toBe(503);
       await waiting;
       expect(known).toBe(true);
     } finally {
