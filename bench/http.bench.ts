@@ -26,7 +26,7 @@ import pg from 'pg';
 import { runningClusterUrl } from '../server/db/embedded-postgres';
 import { dropDatabase, withAdmin, withDatabase } from '../server/test/test-database';
 import { seedMoneyHistory } from './money-history';
-import { root, start, startBuiltServer, stop } from './processes';
+import { root, start, startBuiltServer, stop, waitIdle } from './processes';
 
 const connections = 20;
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
@@ -125,22 +125,6 @@ function autocannon(
     ok: result['2xx'],
     errors: result.non2xx + result.errors,
   };
-}
-
-/** CPU ticks (user + system) a process has used, from /proc. */
-function cpuTicks(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return Number(fields[11]) + Number(fields[12]);
-}
-
-/** Waits until the server process uses under 5% of a core over half a second (at most 15 s). */
-async function waitIdle(pid: number) {
-  for (let i = 0; i < 30; i++) {
-    const before = cpuTicks(pid);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    // 100 ticks per second: 2.5 ticks in half a second is 5% of a core.
-    if (cpuTicks(pid) - before <= 2) return;
-  }
 }
 
 function statusKb(pid: number, field: 'VmHWM' | 'VmRSS'): number {

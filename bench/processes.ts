@@ -60,3 +60,19 @@ export async function startBuiltServer(env: NodeJS.ProcessEnv, extraNodeFlags: s
   }
   return server;
 }
+
+/** CPU ticks (user + system) a process has used, from /proc. */
+export function cpuTicks(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+/** Waits until the server process uses under 5% of a core over half a second (at most 15 s). */
+export async function waitIdle(pid: number) {
+  for (let i = 0; i < 30; i++) {
+    const before = cpuTicks(pid);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    // 100 ticks per second: 2.5 ticks in half a second is 5% of a core.
+    if (cpuTicks(pid) - before <= 2) return;
+  }
+}

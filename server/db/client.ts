@@ -107,6 +107,9 @@ async function connect(
     // refused connection fails at once); the pool connects again on the next call once it is back.
     connectionTimeoutMillis: 5_000,
     keepAlive: true,
+    // Connections are kept for minutes, not pg's default 10 s: opening one costs the server a process and
+    // both sides a password exchange (SCRAM), which bursty traffic would otherwise pay again and again.
+    idleTimeoutMillis: 5 * 60_000,
   });
   // A broken idle connection must not take the process down; the next query reconnects.
   pool.on('error', () => {});
@@ -118,6 +121,7 @@ async function connect(
     await pool.end();
     throw error;
   }
+  await warmPool(pool, Math.min(options.poolSize ?? 20, 10));
   return {
     db: drizzleNodePg(pool, { schema }) as unknown as Db,
     kind,
@@ -129,6 +133,17 @@ async function connect(
     },
     close: () => pool.end(),
   };
+}
+
+/**
+ * Opens `count` connections at start, so that the first burst of requests (a restarted instance taking its
+ * share of the traffic at once) does not wait for them one by one. Best effort: the pool opens more as needed.
+ */
+async function warmPool(pool: pg.Pool, count: number) {
+  const clients = await Promise.all(
+    Array.from({ length: count }, () => pool.connect().catch(() => undefined)),
+  );
+  for (const client of clients) client?.release();
 }
 
 /**

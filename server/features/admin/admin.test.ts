@@ -14,7 +14,6 @@ import { auditLedger } from '../../test/ledger-audit';
 import { balanceOf, dealWithDealmaker, deposit, payHalf } from '../../test/money-fixtures';
 import { grantOperator, operatorCommand as runOperatorCommand } from '../../test/operators';
 import { createTestDatabase } from '../../test/test-database';
-import { accountStateTtlMs } from '../auth/auth.service';
 import { sessionStateTtlMs } from '../auth/sessions.service';
 
 let database: Database & { url: string };
@@ -126,7 +125,7 @@ describe('operators', () => {
       stderr: 'No user is called "nobody-at-all".\n',
     });
     await expect(operatorCommand('promote', 'x')).rejects.toMatchObject({ code: 2 });
-    await sleep(accountStateTtlMs + 100);
+    await sleep(sessionStateTtlMs + 100);
     expect(
       (await ok<{ isOperator: boolean }>(server.get('/api/auth/me', { token: operator.token }))).isOperator,
     ).toBe(true);

@@ -62,40 +62,9 @@ export type SignedIn = { token: string; user: ReturnType<typeof presentUser>; gi
 /** The signed-in user of a token, with what the realtime layer and the step-up check need. */
 export type TokenUser = AuthUser & { fullName: string; exp: number; tokenVersion: number };
 
-/** How old the cached state of an account may be when a token is checked against it. */
-export const accountStateTtlMs = 1000;
-type AccountState = {
-  id: number;
-  username: string;
-  email: string;
-  fullName: string;
-  verified: boolean;
-  tokenVersion: number;
-  isOperator: boolean;
-};
-const missingAccount = { missing: true } as const;
-
 /** Accounts: registration, email verification, sign-in, tokens and password resets (DESIGN.md §5 Accounts). */
 export class AuthService {
   private readonly verifiedTokens = new LRUCache<string, VerifiedToken & { exp: number }>({ max: 20_000 });
-  private readonly accounts = new LRUCache<number, AccountState | typeof missingAccount>({
-    max: 20_000,
-    ttl: accountStateTtlMs,
-    fetchMethod: async (id) => {
-      const row = await this.users.findAccountById(id);
-      if (!row) return missingAccount;
-      return {
-        id: row.id,
-        username: row.username,
-        email: row.email,
-        fullName: row.fullName,
-        verified: row.verifiedAt !== null,
-        tokenVersion: row.tokenVersion,
-        isOperator: row.isOperator,
-      };
-    },
-  });
-
   private constructor(
     private readonly deps: AuthDeps,
     private readonly signer: TokenSigner,
@@ -410,25 +379,22 @@ export class AuthService {
       this.verifiedTokens.set(token, claims);
     }
     if (claims.exp * 1000 <= Date.now()) return null;
-    const [account, session] = await Promise.all([
-      this.accounts.fetch(claims.id),
-      this.deps.sessions.state(claims.sessionId),
-    ]);
-    if (!account || 'missing' in account || !account.verified) return null;
-    if (account.tokenVersion !== claims.tokenVersion) return null;
+    // The session and its account in one cached state (one query when it is not cached).
+    const session = await this.deps.sessions.state(claims.sessionId);
     if (!session || session.userId !== claims.id) return null;
+    if (!session.verified || session.tokenVersion !== claims.tokenVersion) return null;
     if (session.endedAt) {
       const reason = session.endReason as keyof typeof endedSessionMessages | null;
       return { endedMessage: (reason && endedSessionMessages[reason]) ?? null };
     }
     return {
       user: {
-        id: account.id,
-        username: account.username,
-        email: account.email,
-        isOperator: account.isOperator,
+        id: session.userId,
+        username: session.username,
+        email: session.email,
+        isOperator: session.isOperator,
         sessionId: claims.sessionId,
-        fullName: account.fullName,
+        fullName: session.fullName,
         exp: claims.exp,
         tokenVersion: claims.tokenVersion,
       },
@@ -437,7 +403,7 @@ export class AuthService {
 
   /** Forgets what this instance cached about an account whose sign-in state changed (reset, profile). */
   forgetAccount(userId: number) {
-    this.accounts.delete(userId);
+    this.deps.sessions.forgetUser(userId);
   }
 
   /**

@@ -159,7 +159,7 @@ export class SessionsService {
     return new Date(at.getTime() + limits.security.stepUpFreshSeconds * 1000);
   }
 
-  /** Forgets the cached state of the user's sessions here (their second factors changed). */
+  /** Forgets the cached state of the user's sessions here (their second factors or their account changed). */
   forgetUser(userId: number) {
     for (const [id, state] of this.states.entries()) {
       if (!('missing' in state) && state.userId === userId) this.states.delete(id);
