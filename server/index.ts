@@ -34,10 +34,11 @@ async function main() {
   const config = loadConfig();
   const database = await openDatabase(
     config.databaseUrl
-      ? { kind: 'postgres', url: config.databaseUrl, appUrl: config.databaseAppUrl }
+      ? { kind: 'postgres', url: config.databaseUrl, appUrl: config.databaseAppUrl, warmConnections: 10 }
       : {
           kind: 'embedded',
           dataDir: config.dataDir,
+          warmConnections: 10,
           // Its PostgreSQL ended unasked (killed, crashed): started again at once; calls meanwhile answer
           // 503. If it will not start, the process ends, so a supervisor can start everything afresh.
           watch: {

@@ -38,6 +38,8 @@ export type DatabaseOptions =
       /** A ready-made restricted login (DATABASE_APP_URL), for an owner that may not create roles. */
       appUrl?: string;
       poolSize?: number;
+      /** Connections the pool opens at start (the server's: its first burst of requests need not wait). */
+      warmConnections?: number;
     }
   /** The embedded server of DATA_DIR; `lock: false` only for a caller that holds the folder's lock itself. */
   | {
@@ -47,6 +49,7 @@ export type DatabaseOptions =
       log?: (line: string) => void;
       /** Told when its PostgreSQL ends unasked, is started again, or cannot be (embedded-postgres.ts). */
       watch?: EmbeddedServerWatch;
+      warmConnections?: number;
     };
 
 /**
@@ -66,7 +69,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   });
   try {
     // Its owner is the cluster's superuser, so the restricted role is always made.
-    const database = await connect(server.url, 'embedded', {});
+    const database = await connect(server.url, 'embedded', { warmConnections: options.warmConnections });
     return {
       ...database,
       close: async () => {
@@ -94,7 +97,7 @@ export async function migrateDatabase(ownerUrl: string): Promise<void> {
 async function connect(
   ownerUrl: string,
   kind: Database['kind'],
-  options: { appUrl?: string; poolSize?: number },
+  options: { appUrl?: string; poolSize?: number; warmConnections?: number },
 ): Promise<Database> {
   const login = await prepareAsOwner(ownerUrl, async (owner) => {
     await migrateAndInstall(owner);
@@ -121,7 +124,7 @@ async function connect(
     await pool.end();
     throw error;
   }
-  await warmPool(pool, Math.min(options.poolSize ?? 20, 10));
+  await warmPool(pool, Math.min(options.poolSize ?? 20, options.warmConnections ?? 0));
   return {
     db: drizzleNodePg(pool, { schema }) as unknown as Db,
     kind,
