@@ -1,4 +1,5 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -93,5 +94,36 @@ describe('the web app files', () => {
     expect(page.headers['cache-control']).toBe('no-cache');
     expect(page.headers['content-encoding']).toBe('gzip');
     expect(zlib.gunzipSync(page.rawPayload).toString()).toContain('<div id="root"></div>');
+  });
+});
+
+describe('stopping with kept-alive connections', () => {
+  it('closes them as they go idle instead of waiting for their keep-alive timeout', async () => {
+    const own = await startTestServer();
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const get = () =>
+      new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {
+        http
+          .get(`${own.url}/api/health`, { agent }, (response) => {
+            response.resume();
+            response.on('end', () =>
+              resolve({ status: response.statusCode ?? 0, connection: response.headers.connection }),
+            );
+          })
+          .on('error', reject);
+      });
+    try {
+      expect(await get()).toEqual({ status: 200, connection: 'keep-alive' });
+      own.app.lifecycle.beginStopping();
+      // Answers of a stopping instance let the connection go.
+      expect(await get()).toEqual({ status: 200, connection: 'close' });
+      expect(await get()).toEqual({ status: 200, connection: 'close' });
+      const started = Date.now();
+      await own.app.close();
+      expect(Date.now() - started).toBeLessThan(3_000);
+    } finally {
+      agent.destroy();
+      await own.close().catch(() => undefined);
+    }
   });
 });
