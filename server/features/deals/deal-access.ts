@@ -59,11 +59,6 @@ export class DealAccess {
     return dealsRepository.lock(tx, id);
   }
 
-  /** Holds the deal unchanged for the rest of the transaction without blocking other readers, or 404. */
-  async lockShared(tx: Tx, id: number): Promise<DealRow> {
-    return found(await dealsRepository.lockShared(tx, id));
-  }
-
   async find(id: number, db: DbOrTx = this.db): Promise<DealRow> {
     return found(await dealsRepository.findById(db, id));
   }

@@ -44,9 +44,6 @@ const dealById = prepared((db) => db.select(dealColumns).from(deals).where(byId)
 const lockDealById = prepared((db) =>
   db.select(dealColumns).from(deals).where(byId).for('update').prepare('deal_lock'),
 );
-const shareLockDealById = prepared((db) =>
-  db.select(dealColumns).from(deals).where(byId).for('share').prepare('deal_lock_shared'),
-);
 const dealViewById = prepared((db) =>
   selectDealViews(db, sql.placeholder('viewerId')).where(byId).prepare('deal_view'),
 );
@@ -165,12 +162,6 @@ export const dealsRepository = {
   /** The deal and its escrow locked, in this order, with the usernames of its people (`lockDealWithEscrow`). */
   async lockWithEscrow(db: DbOrTx, id: number) {
     const [row] = await lockDealWithEscrow(db).execute({ id });
-    return row;
-  },
-
-  /** A shared lock: many readers at once, but the deal cannot be changed or deleted meanwhile. */
-  async lockShared(db: DbOrTx, id: number): Promise<DealRow | undefined> {
-    const [row] = await shareLockDealById(db).execute({ id });
     return row;
   },
 

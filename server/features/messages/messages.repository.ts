@@ -130,12 +130,6 @@ export const messagesRepository = {
     };
   },
 
-  /** Inserts the message unless the same sender already sent this clientId on this deal; returns the new row or undefined. */
-  async insert(db: DbOrTx, values: typeof messages.$inferInsert) {
-    const [row] = await db.insert(messages).values(values).onConflictDoNothing().returning();
-    return row;
-  },
-
   async findByClientId(db: DbOrTx, dealId: number, senderId: number, clientId: string) {
     const [row] = await db
       .select(messageView)
