@@ -7,6 +7,14 @@ export const maxId = 2_147_483_647;
 /** A deal id in a request body. */
 export const bodyDealId = z.number({ error: 'dealId is required' }).int().positive().max(maxId);
 
+/**
+ * A deal id in a socket event: a number or a string of digits (clients send either); `true` or `[5]`
+ * would otherwise coerce to a deal id.
+ */
+export const eventDealId = z
+  .union([z.number(), z.string().trim().regex(/^\d+$/).transform(Number)])
+  .pipe(z.number().int().positive().max(maxId));
+
 /** PostgreSQL text cannot hold NUL: such input is refused here rather than failing in the database. */
 export const withoutNul = (value: string) => !value.includes('\u0000');
 export const invalidCharacter = (name: string) => `${name} contains an invalid character`;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { decimalId } from './fields';
+import { bodyDealId, decimalId, maxId } from './fields';
 import { limits } from './limits';
 
 export const messageSchema = z.object({
@@ -16,7 +16,7 @@ export const messageSchema = z.object({
 export type Message = z.infer<typeof messageSchema>;
 
 export const sendMessageSchema = z.object({
-  dealId: z.number({ error: 'dealId is required' }).int().positive().max(2_147_483_647),
+  dealId: bodyDealId,
   content: z
     .string({ error: 'Message content is required' })
     .trim()
@@ -50,7 +50,7 @@ export type UnreadMessages = z.infer<typeof unreadMessagesSchema>;
 
 /** POST /api/messages/deal/{dealId}/read */
 export const markMessagesReadSchema = z.object({
-  lastReadId: z.number({ error: 'lastReadId is required' }).int().nonnegative().max(2_147_483_647),
+  lastReadId: z.number({ error: 'lastReadId is required' }).int().nonnegative().max(maxId),
 });
 export const messagesReadAnswerSchema = z.object({ unread: z.number().int() });
 

@@ -4,6 +4,7 @@ import { LRUCache } from 'lru-cache';
 import { Server, type Socket } from 'socket.io';
 import { z } from 'zod';
 import { errorCodes } from '../../contract/errors';
+import { eventDealId } from '../../contract/fields';
 import {
   type ClientEvents,
   realtimeRooms,
@@ -32,11 +33,7 @@ type SocketData = {
 type RealtimeServer = Server<ClientEvents, SocketEventListeners, Record<string, never>, SocketData>;
 type RealtimeSocket = Socket<ClientEvents, SocketEventListeners, Record<string, never>, SocketData>;
 
-// A number or a string of digits: `true` or `[5]` would otherwise coerce to a deal id.
-const dealIdSchema = z
-  .union([z.number(), z.string().trim().regex(/^\d+$/).transform(Number)])
-  .pipe(z.number().int().positive().max(2_147_483_647));
-const typingPayloadSchema = z.object({ dealId: dealIdSchema });
+const typingPayloadSchema = z.object({ dealId: eventDealId });
 /** setTimeout's ceiling (~24.8 days); tokens live 7 days. */
 const maxTimerMs = 2_147_483_647;
 /**
@@ -166,7 +163,7 @@ export async function attachRealtime(app: FastifyInstance, services: Services, c
 
     socket.on('join-deal-room', async (rawDealId, ack) => {
       const respond = typeof ack === 'function' ? ack : () => {};
-      const dealId = dealIdSchema.safeParse(rawDealId);
+      const dealId = eventDealId.safeParse(rawDealId);
       if (!dealId.success) return respond({ ok: false, message: 'Invalid deal id.' });
       try {
         if (!(await mayJoinDealRoom(dealId.data, user.id))) {
@@ -182,7 +179,7 @@ export async function attachRealtime(app: FastifyInstance, services: Services, c
     });
 
     socket.on('leave-deal-room', (rawDealId) => {
-      const dealId = dealIdSchema.safeParse(rawDealId);
+      const dealId = eventDealId.safeParse(rawDealId);
       if (!dealId.success) return;
       const room = realtimeRooms.deal(dealId.data);
       if (!socket.rooms.has(room)) return;
