@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { centsToDollars, dollarsToCents, formatCents, formatUsdCents, moneySchema } from './money';
+import {
+  amountToCents,
+  centsToDollars,
+  dollarsToCents,
+  formatCents,
+  formatUsdCents,
+  moneySchema,
+  typedAmountToCents,
+} from './money';
 
 describe('dollarsToCents', () => {
   it.each([
@@ -203,5 +211,51 @@ describe('moneySchema', () => {
     expect(deposit.safeParse(1000000.01).error!.issues[0]!.message).toBe(
       'Amount must be between $0.01 and $1,000,000.00',
     );
+  });
+});
+
+describe('amountToCents', () => {
+  it('reads an amount the API answered exactly, either sign', () => {
+    expect(amountToCents(0)).toBe(0);
+    expect(amountToCents(19.99)).toBe(1999);
+    expect(amountToCents(1234.5)).toBe(123450);
+    expect(amountToCents(-50.01)).toBe(-5001);
+    expect(amountToCents(1_000_000_000)).toBe(100_000_000_000);
+  });
+
+  it('rounds to the nearest cent a number computed in floating point', () => {
+    expect(amountToCents(0.1 + 0.2)).toBe(30);
+    expect(amountToCents(19.99 * 3)).toBe(5997);
+    expect(Number.isNaN(amountToCents(Number.NaN))).toBe(true);
+  });
+});
+
+describe('typedAmountToCents', () => {
+  it('reads what a person types', () => {
+    expect(typedAmountToCents('20')).toBe(2000);
+    expect(typedAmountToCents(' 20.5 ')).toBe(2050);
+    expect(typedAmountToCents('.50')).toBe(50);
+    expect(typedAmountToCents('20.')).toBe(2000);
+    expect(typedAmountToCents('$1,000.01')).toBe(100001);
+    expect(typedAmountToCents('0')).toBe(0);
+  });
+
+  it('refuses anything else', () => {
+    for (const text of [
+      '',
+      ' ',
+      '.',
+      '-5',
+      '0.001',
+      '1.234',
+      'abc',
+      '1e3',
+      '1,5',
+      '1,00',
+      '$',
+      '12,345,67',
+    ]) {
+      expect(typedAmountToCents(text)).toBe(null);
+    }
   });
 });

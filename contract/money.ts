@@ -18,6 +18,30 @@ export function dollarsToCents(value: number | string): number | null {
   return Number.isSafeInteger(cents) ? cents : null;
 }
 
+/**
+ * A dollar amount held as a number (an API answer, either sign) as cents: exactly, through its decimal
+ * text, when it has at most two decimals; rounded to the nearest cent when it does not (a sum computed in
+ * floating point, 0.1 + 0.2). NaN stays NaN. The web's one way from dollars to cents.
+ */
+export function amountToCents(dollars: number): number {
+  const size = Math.abs(dollars);
+  const cents = dollarsToCents(size) ?? Math.round(size * 100);
+  return dollars < 0 ? -cents : cents;
+}
+
+/** An amount as a person types it: "20", "20.5", ".50", "20.", "$1,000.01" (commas only between thousands). */
+const typedAmount = /^\$?(\d{1,3}(?:,\d{3})+|\d*)(?:\.(\d{0,2}))?$/;
+
+/** What a person typed in an amount field as cents, or null when it is not an amount with ≤ 2 decimals. */
+export function typedAmountToCents(text: string): number | null {
+  const match = typedAmount.exec(text.trim());
+  if (!match) return null;
+  const whole = (match[1] ?? '').replaceAll(',', '');
+  const fraction = match[2] ?? '';
+  if (!whole && !fraction) return null;
+  return dollarsToCents(`${whole || '0'}${fraction ? `.${fraction}` : ''}`);
+}
+
 /** Cents → dollars as a JSON number (exact for every value up to 10^15 cents, far beyond any allowed amount). */
 export function centsToDollars(cents: number): number {
   return Number(formatCents(cents));

@@ -1,4 +1,4 @@
-import { formatUsdCents, minusSign } from '../../contract/money';
+import { amountToCents, formatUsdCents, minusSign } from '../../contract/money';
 
 /** A dollar amount from the API (a number with at most 2 decimals) as '$1,234.50'; negatives '−$50.00'. */
 export function formatMoney(amount: number): string {
@@ -14,6 +14,6 @@ export function formatSignedMoney(amount: number, direction: 'in' | 'out'): stri
 function toCents(amount: number): number {
   const value = Number(amount);
   if (!Number.isFinite(value)) return 0;
-  const cents = Math.round(value * 100);
+  const cents = amountToCents(value);
   return cents === 0 ? 0 : cents;
 }

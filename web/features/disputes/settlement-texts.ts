@@ -1,7 +1,7 @@
 import type { Deal } from '../../../contract/deals';
 import type { Dispute } from '../../../contract/disputes';
 import { type Escrow, splitSettlement } from '../../../contract/escrow';
-import { dollarsToCents, formatUsdCents } from '../../../contract/money';
+import { amountToCents, formatUsdCents, typedAmountToCents } from '../../../contract/money';
 import type { Proposal } from '../../../contract/settlements';
 import { sameUser } from '../../lib/same-user';
 import { formatDateTime } from '../../lib/time';
@@ -24,12 +24,10 @@ export const settlementPeopleOf = (
   dealmaker: deal.dealmaker ?? '',
 });
 
-const toCents = (dollars: number) => dollarsToCents(dollars) ?? Math.round(dollars * 100);
-
 /** The escrow in cents, as the split needs it. */
 export const escrowCentsOf = (escrow: Pick<Escrow, 'amount' | 'creatorAmount'>) => ({
-  amountCents: toCents(escrow.amount),
-  creatorShareCents: toCents(escrow.creatorAmount),
+  amountCents: amountToCents(escrow.amount),
+  creatorShareCents: amountToCents(escrow.creatorAmount),
 });
 
 /**
@@ -47,9 +45,9 @@ export function settlementPreview(
 export const splitOf = (
   split: Pick<Proposal, 'toDealmaker' | 'refundToCreator' | 'refundToCounterpart'>,
 ): SplitCents => ({
-  toDealmakerCents: toCents(split.toDealmaker),
-  refundToCreatorCents: toCents(split.refundToCreator),
-  refundToCounterpartCents: toCents(split.refundToCounterpart),
+  toDealmakerCents: amountToCents(split.toDealmaker),
+  refundToCreatorCents: amountToCents(split.refundToCreator),
+  refundToCounterpartCents: amountToCents(split.refundToCounterpart),
 });
 
 /** The amount typed for the dealmaker, read as cents within the escrow, or why it cannot be used. */
@@ -57,9 +55,8 @@ export function readSplitAmount(
   text: string,
   amountCents: number,
 ): { cents: number; problem: null } | { cents: null; problem: string } {
-  const value = text.trim().replace(/^\$/, '').replaceAll(',', '');
-  if (!value) return { cents: null, problem: 'Enter the amount for the dealmaker' };
-  const cents = dollarsToCents(value);
+  if (!text.trim()) return { cents: null, problem: 'Enter the amount for the dealmaker' };
+  const cents = typedAmountToCents(text);
   if (cents === null) {
     return { cents: null, problem: 'Amount must be a positive number with at most 2 decimals' };
   }

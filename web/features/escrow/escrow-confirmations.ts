@@ -1,4 +1,5 @@
 import type { Deal } from '../../../contract/deals';
+import { amountToCents } from '../../../contract/money';
 import type { Confirmation } from '../../components/ui/confirm-dialog';
 import { formatMoney } from '../../lib/money';
 
@@ -9,7 +10,7 @@ import { formatMoney } from '../../lib/money';
 
 type Action = Pick<Confirmation, 'onConfirm'>;
 
-const cents = (dollars: number) => Math.round(dollars * 100);
+const cents = amountToCents;
 const after = (balance: number, delta: number) => (cents(balance) + cents(delta)) / 100;
 
 export function payHalfConfirmation(

@@ -1,6 +1,6 @@
 import type { Deal } from '../../../contract/deals';
 import { type Escrow, type EscrowStatusValue, escrowMessages, splitEscrow } from '../../../contract/escrow';
-import { centsToDollars, dollarsToCents } from '../../../contract/money';
+import { amountToCents, centsToDollars } from '../../../contract/money';
 import { dealViewerOf } from '../deals';
 
 export type DealerSide = 'creator' | 'counterpart';
@@ -61,9 +61,7 @@ export const noCounterpartReason =
  * (contract splitEscrow; spec §9: display falls back to budget/2).
  */
 export function escrowShares(amount: number): { creatorAmount: number; counterpartAmount: number } {
-  const { creatorShareCents, counterpartShareCents } = splitEscrow(
-    dollarsToCents(amount) ?? Math.round(amount * 100),
-  );
+  const { creatorShareCents, counterpartShareCents } = splitEscrow(amountToCents(amount));
   return {
     creatorAmount: centsToDollars(creatorShareCents),
     counterpartAmount: centsToDollars(counterpartShareCents),

@@ -1,4 +1,4 @@
-import { centsToDollars } from '../../../contract/money';
+import { centsToDollars, typedAmountToCents } from '../../../contract/money';
 import { signedAmount, type WalletTransaction } from '../../../contract/wallet';
 import { formatSignedMoney } from '../../lib/money';
 
@@ -21,8 +21,6 @@ export const invalidAmountMessage = 'Please enter a valid amount';
 
 export type AmountCheck = { ok: true; cents: number; amount: number } | { ok: false; error: string };
 
-const amountPattern = /^(?:(\d+)(?:\.(\d{0,2}))?|\.(\d{1,2}))$/;
-
 /**
  * What the user typed in an Amount ($) field, checked the way the server will: a positive number
  * of dollars with at most 2 decimals (spec §5: minimum 0.01, step 0.01), at most `maxCents`.
@@ -31,12 +29,8 @@ export function checkAmount(
   input: string,
   bounds: { maxCents: number; tooMuch: (maxCents: number) => string },
 ): AmountCheck {
-  const match = amountPattern.exec(input.trim());
-  if (!match) return { ok: false, error: invalidAmountMessage };
-  const whole = match[1] ?? '0';
-  const fraction = (match[2] ?? match[3] ?? '').padEnd(2, '0');
-  const cents = Number(whole) * 100 + Number(fraction);
-  if (!Number.isSafeInteger(cents) || cents < 1) return { ok: false, error: invalidAmountMessage };
+  const cents = typedAmountToCents(input);
+  if (cents === null || cents < 1) return { ok: false, error: invalidAmountMessage };
   if (cents > bounds.maxCents) return { ok: false, error: bounds.tooMuch(bounds.maxCents) };
   return { ok: true, cents, amount: centsToDollars(cents) };
 }

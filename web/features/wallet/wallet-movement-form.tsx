@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from 'react';
-import { formatCents, formatUsdCents } from '../../../contract/money';
+import { amountToCents, formatCents, formatUsdCents } from '../../../contract/money';
 import type { WalletMovementResponse } from '../../../contract/wallet';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
@@ -51,7 +51,7 @@ export function WalletMovementForm({
   const balance = useWallet().data?.balance;
   // Built on every render while open: the balance may arrive after the click.
   const confirmation = useConfirmationOf(({ cents, run }: { cents: number; run: () => unknown }) =>
-    movementConfirmation(kind, cents, balance === undefined ? undefined : Math.round(balance * 100), {
+    movementConfirmation(kind, cents, balance === undefined ? undefined : amountToCents(balance), {
       onConfirm: run,
     }),
   );
