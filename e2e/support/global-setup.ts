@@ -1,9 +1,9 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { findFreePort, stopServer, waitForHealth } from './server-process';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const artifacts = path.join(root, 'e2e', '.artifacts');
@@ -24,7 +24,9 @@ export default async function globalSetup() {
     throw new Error('The web app was not built (web/dist/index.html is missing).');
   }
 
-  const port = process.env.E2E_PORT ? Number(process.env.E2E_PORT) : await findFreePort(3300, 3399);
+  const port = process.env.E2E_PORT
+    ? Number(process.env.E2E_PORT)
+    : await findFreePort(3300, 3399, ' Set E2E_PORT to choose one.');
   // localhost, not 127.0.0.1: passkeys (WebAuthn) need a relying-party id that is a domain, and the server
   // takes it from PUBLIC_URL's host; the browser must be on the same origin. It still listens on 127.0.0.1.
   const baseUrl = `http://localhost:${port}`;
@@ -73,53 +75,4 @@ export default async function globalSetup() {
     fs.closeSync(log);
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
-}
-
-/** The first port of the range nobody listens on (starting at a random place, so parallel runs rarely collide). */
-async function findFreePort(from: number, to: number): Promise<number> {
-  const size = to - from + 1;
-  const offset = Math.floor(Math.random() * size);
-  for (let i = 0; i < size; i++) {
-    const port = from + ((offset + i) % size);
-    if (await isFree(port)) return port;
-  }
-  throw new Error(`No free port between ${from} and ${to} (set E2E_PORT to choose one).`);
-}
-
-function isFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = net.createServer();
-    probe.once('error', () => resolve(false));
-    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
-  });
-}
-
-async function waitForHealth(server: ChildProcess, baseUrl: string, logFile: string) {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (server.exitCode !== null || server.signalCode !== null) {
-      throw new Error(`The server exited during start-up:\n${tail(logFile)}`);
-    }
-    try {
-      const response = await fetch(`${baseUrl}/api/health`);
-      if (response.ok) return;
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`The server did not answer ${baseUrl}/api/health within 60 s:\n${tail(logFile)}`);
-}
-
-async function stopServer(server: ChildProcess) {
-  if (server.exitCode !== null || server.signalCode !== null) return;
-  const exited = new Promise((resolve) => server.once('exit', resolve));
-  server.kill('SIGTERM');
-  const timer = setTimeout(() => server.kill('SIGKILL'), 15_000);
-  await exited;
-  clearTimeout(timer);
-}
-
-function tail(file: string): string {
-  return fs.readFileSync(file, 'utf8').split('\n').slice(-30).join('\n');
 }

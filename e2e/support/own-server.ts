@@ -1,11 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from '@playwright/test';
 import type { Actor } from './fixtures';
+import { findFreePort, stopServer, waitForHealth } from './server-process';
 import type { TestUser } from './users';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -74,12 +74,12 @@ export async function startOwnServer(): Promise<OwnServer> {
     try {
       await waitForHealth(child, baseUrl, logFile);
     } catch (error) {
-      await stopProcess(child);
+      await stopServer(child);
       throw error;
     }
   };
   const stop = async () => {
-    if (server) await stopProcess(server);
+    if (server) await stopServer(server);
   };
 
   const ownServer: OwnServer = {
@@ -177,53 +177,4 @@ async function readLastMail(folder: string, to: string) {
     if (Date.now() > deadline) throw new Error(`No mail to ${to} arrived in ${folder}.`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-}
-
-/** The first free port of the range (starting at a random place, so parallel runs rarely collide). */
-async function findFreePort(from: number, to: number): Promise<number> {
-  const size = to - from + 1;
-  const offset = Math.floor(Math.random() * size);
-  for (let i = 0; i < size; i++) {
-    const port = from + ((offset + i) % size);
-    if (await isFree(port)) return port;
-  }
-  throw new Error(`No free port between ${from} and ${to}.`);
-}
-
-function isFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = net.createServer();
-    probe.once('error', () => resolve(false));
-    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
-  });
-}
-
-async function waitForHealth(server: ChildProcess, baseUrl: string, logFile: string) {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (server.exitCode !== null || server.signalCode !== null) {
-      throw new Error(`The server exited during start-up:\n${tail(logFile)}`);
-    }
-    try {
-      const response = await fetch(`${baseUrl}/api/health`);
-      if (response.ok) return;
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`The server did not answer ${baseUrl}/api/health within 60 s:\n${tail(logFile)}`);
-}
-
-async function stopProcess(server: ChildProcess) {
-  if (server.exitCode !== null || server.signalCode !== null) return;
-  const exited = new Promise((resolve) => server.once('exit', resolve));
-  server.kill('SIGTERM');
-  const timer = setTimeout(() => server.kill('SIGKILL'), 15_000);
-  await exited;
-  clearTimeout(timer);
-}
-
-function tail(file: string): string {
-  return fs.readFileSync(file, 'utf8').split('\n').slice(-30).join('\n');
 }

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from './server-process';
 
@@ -18,7 +19,6 @@ export async function startOwnRedis() {
     started.once('error', () => undefined);
     child = started;
     // Ready once it accepts a connection.
-    const net = await import('node:net');
     for (let waited = 0; waited < 10_000; waited += 100) {
       const answered = await new Promise<boolean>((resolve) => {
         const socket = net.connect(port, '127.0.0.1', () => {
