@@ -9,6 +9,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
+import { dealRepository } from '../server/core/deal/deal.repository';
 import { type Database, openDatabase } from '../server/db/client';
 import { dealsRepository } from '../server/features/deals/deals.repository';
 import { dropDatabase, withAdmin, withDatabase } from '../server/test/test-database';
@@ -60,7 +61,7 @@ async function growTo(database: Database, ownerUrl: string, from: number, total:
 async function timePage(database: Database, keyword: string | undefined) {
   const run = async () => {
     const ids = await dealsRepository.pageIds(database.db, { keyword, limit: 50 });
-    await dealsRepository.viewsByIds(database.db, ids, 1);
+    await dealRepository.viewsByIds(database.db, ids, 1);
   };
   for (let i = 0; i < 5; i++) await run();
   const started = performance.now();

@@ -20,7 +20,6 @@ import { errorCodes } from '../contract/errors';
 import { limits } from '../contract/limits';
 import type { Config } from './config';
 import type { Database } from './db/client';
-import { registerRoutes } from './features/routes';
 import {
   answerClientError,
   answerFrameworkError,
@@ -37,6 +36,7 @@ import { refuseForeignOriginsWithCookies, TrustedOrigins } from './lib/same-orig
 import { addSecurityHeaders } from './lib/security-headers';
 import { webDistFolder } from './paths';
 import { attachRealtime } from './realtime/socket-server';
+import { registerRoutes } from './routes';
 import { createServices, type Services } from './services';
 
 export type AppOptions = {

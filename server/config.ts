@@ -2,7 +2,22 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
 import type { limits } from '../contract/limits';
-import type { SocketEventLimits } from './realtime/event-limits';
+
+/** `burst` events at once, then `perSecond` on average. */
+export type BucketRule = { burst: number; perSecond: number };
+
+/** How many events a socket and its user may send (applied by realtime/event-limits.ts). */
+export type SocketEventLimits = {
+  /** What one socket may send. */
+  perSocket: BucketRule;
+  /** What one user may send over all their sockets on this instance. */
+  perUser: BucketRule;
+  /**
+   * How many of a socket's events may be dropped before it is disconnected as a flooder: `burst` drops
+   * in a row, each forgiven after 1 / `perSecond` seconds.
+   */
+  drops: BucketRule;
+};
 
 type RateLimitRules = Record<keyof (typeof limits)['rateLimits'], { points: number; seconds: number }>;
 

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config';
+import { DealAccess } from './core/deal/deal-access';
 import type { Database, Db } from './db/client';
 import { createTransact } from './db/transaction';
 import { AdminService } from './features/admin/admin.service';
@@ -10,7 +11,6 @@ import { PasskeysService } from './features/auth/passkeys.service';
 import { SecondFactorService } from './features/auth/second-factor.service';
 import { SessionsService } from './features/auth/sessions.service';
 import { BidsService } from './features/deals/bids.service';
-import { DealAccess } from './features/deals/deal-access';
 import { DealmakerRequestsService } from './features/deals/dealmaker-requests.service';
 import { DealsService } from './features/deals/deals.service';
 import { DisputesService } from './features/disputes/disputes.service';
@@ -28,12 +28,12 @@ import { onMoneyMovement } from './features/wallet/ledger';
 import { checkLedgerEvery } from './features/wallet/ledger-check';
 import { WalletService } from './features/wallet/wallet.service';
 import { BackgroundTasks } from './lib/background';
+import { EventPublisher } from './lib/events';
 import { Jobs } from './lib/jobs';
 import type { Mailer } from './lib/mail';
 import { Metrics } from './lib/metrics';
 import { RateLimits } from './lib/rate-limits';
 import { RedisConnections } from './lib/redis';
-import { EventPublisher } from './realtime/publisher';
 
 export type ServiceDeps = {
   config: Config;
@@ -136,7 +136,7 @@ export async function createServices(deps: ServiceDeps) {
     timeline,
     audit,
   );
-  const completion = new CompletionService(transact, dealAccess, escrow, disputes, timeline);
+  const completion = new CompletionService(transact, dealAccess, escrow, timeline);
   const admin = new AdminService({
     deals: dealAccess,
     disputes,

@@ -9,10 +9,10 @@ import { readMigrationFiles } from 'drizzle-orm/migrator';
 import pg from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import type { Config } from '../config';
-import { installJobQueue } from '../lib/jobs';
 import { migrationsFolder } from '../paths';
 import { type Database, migrationLockKey } from './client';
 import { clusterFolder, runningClusterUrl, startEmbeddedPostgres } from './embedded-postgres';
+import { installJobQueue } from './job-queue';
 
 /**
  * Backups of the marketplace (docs/decisions/0025-backups.md): a logical dump taken in one consistent

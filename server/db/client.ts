@@ -2,9 +2,9 @@ import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
-import { type ExecuteSql, installJobQueue } from '../lib/jobs';
 import { migrationsFolder } from '../paths';
 import type { EmbeddedServerWatch } from './embedded-postgres';
+import { type ExecuteSql, installJobQueue } from './job-queue';
 import { type AppLogin, type DatabaseLogin, DatabaseRoleError, provideAppLogin } from './roles';
 import * as schema from './schema';
 

@@ -2,9 +2,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import type { FastifyBaseLogger } from 'fastify';
 import type pg from 'pg';
-import { isSerializationFailure } from '../lib/errors';
-import { currentRequester } from '../lib/request-context';
 import type { Db, Tx } from './client';
+import { isSerializationFailure } from './postgres-errors';
+import { requesterSettings } from './requester';
 import * as schema from './schema';
 
 /** Schedules something to do once the transaction has committed (publishing its events). */
@@ -147,19 +147,6 @@ async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => 
     client.off('error', onConnectionError);
     client.release(broken);
   }
-}
-
-/**
- * The audit log's settings naming who makes the change and from which address: empty outside a
- * request (timers, commands). Set for the transaction only (set_config's third argument).
- */
-export function requesterSettings(): { actorId: string; actorUsername: string; address: string } {
-  const { actor, address } = currentRequester();
-  return {
-    actorId: actor ? String(actor.id) : '',
-    actorUsername: actor?.username ?? '',
-    address: address ?? '',
-  };
 }
 
 /** Sets `requesterSettings` for the transaction at its BEGIN; literals are escaped by the driver. */

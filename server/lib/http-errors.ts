@@ -3,7 +3,8 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { errorCodes } from '../../contract/errors';
-import { AppError, badRequest, isDatabaseUnavailable, unavailable } from './errors';
+import { isDatabaseUnavailable } from '../db/postgres-errors';
+import { AppError, badRequest, unavailable } from './errors';
 
 /** Fastify's own client errors, told in words a person understands. */
 const fastifyClientErrors: Record<string, { status: number; code: string; message: string }> = {

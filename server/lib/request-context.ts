@@ -1,14 +1,7 @@
 import { fastifyRequestContext, requestContext } from '@fastify/request-context';
 import type { FastifyInstance } from 'fastify';
-
-declare module '@fastify/request-context' {
-  interface RequestContextData {
-    /** The signed-in user making the request (set once authenticated). */
-    actor: { id: number; username: string } | undefined;
-    /** The client's address (request.ip: the connection's, or X-Forwarded-For's with TRUST_PROXY). */
-    address: string | undefined;
-  }
-}
+// Declares what the context holds (the requester the audit log records).
+import '../db/requester';
 
 /**
  * Who is making the current request, reachable from anywhere the request's
@@ -19,11 +12,6 @@ export async function registerRequestContext(app: FastifyInstance) {
   await app.register(fastifyRequestContext, {
     defaultStoreValues: (request) => ({ actor: undefined, address: request.ip }),
   });
-}
-
-/** The user and address of the request being served, or nothing outside a request (timers, commands). */
-export function currentRequester(): { actor?: { id: number; username: string }; address?: string } {
-  return { actor: requestContext.get('actor'), address: requestContext.get('address') };
 }
 
 /** Records the authenticated user of the request being served. */

@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { FastifyInstance } from 'fastify';
 import { errorCodes } from '../../contract/errors';
-import { extractToken } from '../features/auth/tokens';
+import { extractToken } from './credentials';
 import { AppError } from './errors';
 
 const unsafeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

@@ -1,17 +1,4 @@
-/** `burst` events at once, then `perSecond` on average. */
-export type BucketRule = { burst: number; perSecond: number };
-
-export type SocketEventLimits = {
-  /** What one socket may send. */
-  perSocket: BucketRule;
-  /** What one user may send over all their sockets on this instance. */
-  perUser: BucketRule;
-  /**
-   * How many of a socket's events may be dropped before it is disconnected as a flooder: `burst` drops
-   * in a row, each forgiven after 1 / `perSecond` seconds.
-   */
-  drops: BucketRule;
-};
+import type { BucketRule, SocketEventLimits } from '../config';
 
 /**
  * Far above what a person's client sends (the web app joins a room when a chat opens and repeats

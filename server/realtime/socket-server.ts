@@ -12,12 +12,15 @@ import {
   withOriginalClientKey,
 } from '../../contract/realtime';
 import type { Config } from '../config';
-import { extractToken } from '../features/auth/tokens';
-import { isParticipant } from '../features/deals/deal-roles';
+import type { DealAccess } from '../core/deal/deal-access';
+import { isParticipant } from '../core/deal/deal-roles';
+import type { AuthService } from '../features/auth/auth.service';
+import { extractToken } from '../lib/credentials';
+import type { ClusterSignals, EventPublisher, SignalName } from '../lib/events';
+import type { Metrics } from '../lib/metrics';
+import type { RedisConnections } from '../lib/redis';
 import { isCookieAuthenticated, TrustedOrigins } from '../lib/same-origin';
-import type { Services } from '../services';
 import { SocketEventLimiter } from './event-limits';
-import type { ClusterSignals, SignalName } from './publisher';
 import { TypingTracker } from './typing';
 
 /** The server-to-server event that carries cluster signals (publisher.ts). */
@@ -50,7 +53,16 @@ const rateLimitedMessage = 'Too many events: this one was dropped. Please slow d
  * are joined only by the deal's participants. Services' events reach sockets
  * through the EventPublisher, and through Redis on every instance when REDIS_URL is set.
  */
-export async function attachRealtime(app: FastifyInstance, services: Services, config: Config) {
+/** What the realtime layer uses of the services (the composition root hands them over). */
+export type RealtimeServices = {
+  auth: Pick<AuthService, 'userFromToken'>;
+  dealAccess: Pick<DealAccess, 'find'>;
+  events: EventPublisher;
+  metrics: Metrics;
+  redisConnections: RedisConnections | undefined;
+};
+
+export async function attachRealtime(app: FastifyInstance, services: RealtimeServices, config: Config) {
   const io: RealtimeServer = new Server(app.server, {
     path: '/socket.io',
     serveClient: false,

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import type { Deal } from '../../contract/deals';
 import type { ServerEvents } from '../../contract/realtime';
-import type { Audience } from '../realtime/publisher';
+import type { Audience } from '../lib/events';
 import { assignDealmakerByRequest, createDeal, joinDeal } from './deal-fixtures';
 import type { SignedUpUser, TestServer } from './harness';
 import { recordEvents } from './recorded-events';

@@ -1,5 +1,5 @@
 import type { ServerEvents } from '../../contract/realtime';
-import type { Audience } from '../realtime/publisher';
+import type { Audience } from '../lib/events';
 import type { TestServer } from './harness';
 
 export type RecordedEvent = { audience: Audience; event: keyof ServerEvents; payload: unknown };

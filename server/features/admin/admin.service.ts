@@ -1,7 +1,7 @@
 import type { AdminDispute } from '../../../contract/admin';
 import type { TimelineItem } from '../../../contract/timeline';
+import type { DealAccess } from '../../core/deal/deal-access';
 import type { AuditService } from '../audit/audit.service';
-import type { DealAccess } from '../deals/deal-access';
 import type { DisputesService } from '../disputes/disputes.service';
 import type { SettlementService } from '../disputes/settlement.service';
 import { presentEscrow } from '../escrow/escrow.presenter';

@@ -1,5 +1,5 @@
 import type { Db, DbOrTx } from '../../db/client';
-import { currentRequester } from '../../lib/request-context';
+import { currentRequester } from '../../db/requester';
 import { presentAuditEntry } from './audit.presenter';
 import { auditRepository } from './audit.repository';
 

@@ -6,22 +6,17 @@ import { limits } from '../../../contract/limits';
 import type { SecondStepRequest, TwoFactorChallenge } from '../../../contract/security';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
+import { isUniqueViolation } from '../../db/postgres-errors';
 import type { UserRow } from '../../db/schema';
 import type { Transact } from '../../db/transaction';
 import type { BackgroundTasks } from '../../lib/background';
-import {
-  AppError,
-  badRequest,
-  conflict,
-  forbidden,
-  isUniqueViolation,
-  unauthenticated,
-} from '../../lib/errors';
+import { extractToken } from '../../lib/credentials';
+import { AppError, badRequest, conflict, forbidden, unauthenticated } from '../../lib/errors';
+import type { EventPublisher } from '../../lib/events';
 import type { Mailer } from '../../lib/mail';
 import type { RateLimits } from '../../lib/rate-limits';
 import type { AuthUser } from '../../lib/route-guard';
 import { randomToken, sha256 } from '../../lib/secrets';
-import type { EventPublisher } from '../../realtime/publisher';
 import type { AuditService } from '../audit/audit.service';
 import { presentUser } from '../users/users.presenter';
 import type { UsersService } from '../users/users.service';
@@ -32,7 +27,7 @@ import type { PasskeysService } from './passkeys.service';
 import { hashPassword, passwordMatches } from './passwords';
 import type { SecondFactorService } from './second-factor.service';
 import { endedSessionMessages, type SessionsService } from './sessions.service';
-import { extractToken, TokenSigner, type VerifiedToken } from './tokens';
+import { TokenSigner, type VerifiedToken } from './tokens';
 
 /** Names whose profile path is another route: GET /api/auth/users/search is the user search. */
 const reservedUsernames = new Set(['search']);

@@ -1,5 +1,6 @@
 import Bowser from 'bowser';
 import type { FastifyRequest } from 'fastify';
+import { readCookie } from '../../lib/credentials';
 import { randomToken, sha256 } from '../../lib/secrets';
 
 /** Where a sign-in comes from: shown in the sessions list and in the new-device mail. */
@@ -25,22 +26,6 @@ export function describeDevice(userAgent: string | null | undefined): string {
   const { browser, os } = Bowser.parse(userAgent);
   if (browser.name && os.name) return `${browser.name} on ${os.name}`;
   return browser.name || os.name || 'Unknown device';
-}
-
-/** A cookie's value from a Cookie header; null when absent or malformed. */
-export function readCookie(cookieHeader: string | undefined, name: string): string | null {
-  if (!cookieHeader) return null;
-  for (const part of cookieHeader.split(';')) {
-    const [key, ...rest] = part.trim().split('=');
-    if (key === name) {
-      try {
-        return decodeURIComponent(rest.join('=')) || null;
-      } catch {
-        return null; // malformed percent-encoding: no value, not a 500
-      }
-    }
-  }
-  return null;
 }
 
 export function clientInfoOf(request: FastifyRequest): ClientInfo {

@@ -1,5 +1,4 @@
 import { jwtVerify, SignJWT } from 'jose';
-import { readCookie } from './device';
 
 export type TokenSubject = { id: number; username: string; email: string; tokenVersion: number };
 export type VerifiedToken = {
@@ -49,13 +48,4 @@ export class TokenSigner {
       return null;
     }
   }
-}
-
-/** The token of a request or a socket handshake: Authorization header first, then the auth_token cookie. */
-export function extractToken(
-  authorization: string | undefined,
-  cookieHeader: string | undefined,
-): string | null {
-  if (authorization?.startsWith('Bearer ')) return authorization.slice('Bearer '.length).trim() || null;
-  return readCookie(cookieHeader, 'auth_token');
 }

@@ -1,20 +1,20 @@
 import type { Bid, BidChange, Deal, NewBid } from '../../../contract/deals';
 import { centsToDollars, formatUsdCents } from '../../../contract/money';
 import type { BidSelectionChange, UpdateType } from '../../../contract/realtime';
+import type { DealAccess } from '../../core/deal/deal-access';
+import { requireBiddingOpen, requireMayBid, requireMaySelectBid } from '../../core/deal/deal-policy';
+import { type DealerSide, dealerNameOf, isDealer, otherDealerOf } from '../../core/deal/deal-roles';
 import type { Db, Tx } from '../../db/client';
+import { isUniqueViolation } from '../../db/postgres-errors';
 import type { DealRow } from '../../db/schema';
 import type { AfterCommit, Transact } from '../../db/transaction';
-import { conflict, forbidden, isUniqueViolation, notFound } from '../../lib/errors';
-import type { EventPublisher } from '../../realtime/publisher';
+import { conflict, forbidden, notFound } from '../../lib/errors';
+import type { EventPublisher } from '../../lib/events';
 import type { EscrowService } from '../escrow/escrow.service';
 import type { TimelineService } from '../timeline/timeline.service';
 import { presentBid } from './bids.presenter';
 import { bidsRepository } from './bids.repository';
-import type { DealAccess } from './deal-access';
-import { requireBiddingOpen, requireMayBid, requireMaySelectBid } from './deal-policy';
-import { type DealerSide, dealerNameOf, isDealer, otherDealerOf } from './deal-roles';
 import { assignDealmaker } from './dealmaker-assignment';
-import { dealsRepository } from './deals.repository';
 
 const bidNotFound = () => notFound('Bid not found.');
 const alreadyBid = () => conflict('You have already bid on this deal. Update your bid instead.');
@@ -101,7 +101,7 @@ export class BidsService {
       const column = side === 'creator' ? 'selectedBidByCreator' : 'selectedBidByCounterpart';
       const bid = await bidsRepository.findById(tx, bidId);
       if (!bid || bid.dealId !== dealId) throw bidNotFound();
-      const updated = await dealsRepository.update(tx, dealId, {
+      const updated = await this.deals.update(tx, dealId, {
         [column]: before[column] === bidId ? null : bidId,
       });
       const finalized =
@@ -109,7 +109,7 @@ export class BidsService {
         updated.selectedBidByCreator === bidId &&
         updated.selectedBidByCounterpart === bidId;
       const removed = finalized
-        ? await assignDealmaker(tx, this.escrow, dealId, bid.bidderId, {
+        ? await assignDealmaker(tx, { deals: this.deals, escrow: this.escrow }, dealId, bid.bidderId, {
             keepBidId: bid.id,
             budgetCents: bid.priceCents,
           })
@@ -234,7 +234,7 @@ export class BidsService {
     const changes: Partial<DealRow> = {};
     if (deal.selectedBidByCreator === bidId) changes.selectedBidByCreator = null;
     if (deal.selectedBidByCounterpart === bidId) changes.selectedBidByCounterpart = null;
-    if (Object.keys(changes).length > 0) await dealsRepository.update(tx, deal.id, changes);
+    if (Object.keys(changes).length > 0) await this.deals.update(tx, deal.id, changes);
   }
 
   /** Bids go to the dealers and the bidder only: nobody else may see them. */

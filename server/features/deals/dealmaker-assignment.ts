@@ -1,8 +1,8 @@
+import type { DealAccess } from '../../core/deal/deal-access';
 import type { Tx } from '../../db/client';
 import type { EscrowService } from '../escrow/escrow.service';
 import { bidsRepository } from './bids.repository';
 import { dealmakerRequestsRepository } from './dealmaker-requests.repository';
-import { dealsRepository } from './deals.repository';
 
 /**
  * Gives a locked deal its dealmaker (DESIGN.md §5): by a jointly selected bid
@@ -13,12 +13,12 @@ import { dealsRepository } from './deals.repository';
  */
 export async function assignDealmaker(
   tx: Tx,
-  escrow: EscrowService,
+  { deals, escrow }: { deals: DealAccess; escrow: EscrowService },
   dealId: number,
   dealmakerId: number,
   options: { keepBidId: number | null; budgetCents: number },
 ) {
-  await dealsRepository.update(tx, dealId, {
+  await deals.update(tx, dealId, {
     dealmakerId,
     budgetCents: options.budgetCents,
     // Finalizing keeps both selections on the kept bid; otherwise they would point at removed bids.

@@ -1,14 +1,19 @@
 import type { DealmakerRequest, NewDealmakerRequest } from '../../../contract/deals';
+import type { DealAccess } from '../../core/deal/deal-access';
+import {
+  requireDealmakerWanted,
+  requireMayRequestDealmaker,
+  requireMaySeeRequests,
+} from '../../core/deal/deal-policy';
 import type { Db, Tx } from '../../db/client';
+import { isUniqueViolation } from '../../db/postgres-errors';
 import type { DealmakerRequestRow } from '../../db/schema';
 import type { Transact } from '../../db/transaction';
-import { conflict, forbidden, isUniqueViolation, notFound } from '../../lib/errors';
-import type { EventPublisher } from '../../realtime/publisher';
+import { conflict, forbidden, notFound } from '../../lib/errors';
+import type { EventPublisher } from '../../lib/events';
 import type { EscrowService } from '../escrow/escrow.service';
 import type { TimelineService } from '../timeline/timeline.service';
 import type { UsersService } from '../users/users.service';
-import type { DealAccess } from './deal-access';
-import { requireDealmakerWanted, requireMayRequestDealmaker, requireMaySeeRequests } from './deal-policy';
 import { assignDealmaker } from './dealmaker-assignment';
 import { presentIncomingRequest, presentRequest } from './dealmaker-requests.presenter';
 import { dealmakerRequestsRepository } from './dealmaker-requests.repository';
@@ -94,10 +99,16 @@ export class DealmakerRequestsService {
         throw forbidden('Only the user this request was sent to can accept it.');
       if (current.rejected) throw conflict('This request was rejected and can no longer be accepted.');
       requireDealmakerWanted(before, userId);
-      const removed = await assignDealmaker(tx, this.escrow, before.id, userId, {
-        keepBidId: null,
-        budgetCents: before.budgetCents,
-      });
+      const removed = await assignDealmaker(
+        tx,
+        { deals: this.deals, escrow: this.escrow },
+        before.id,
+        userId,
+        {
+          keepBidId: null,
+          budgetCents: before.budgetCents,
+        },
+      );
       const deal = await this.deals.present(before.id, userId, tx);
       await this.timeline.record(tx, afterCommit, {
         dealId: deal.id,

@@ -1,18 +1,17 @@
 import type { ActivityEntry, Deal, NewDeal } from '../../../contract/deals';
 import { limits } from '../../../contract/limits';
 import { centsToDollars } from '../../../contract/money';
+import type { DealAccess } from '../../core/deal/deal-access';
+import { requireDeletable, requireJoinable, requireLeavable } from '../../core/deal/deal-policy';
+import { participantIds } from '../../core/deal/deal-roles';
 import type { Db } from '../../db/client';
 import type { Transact } from '../../db/transaction';
-import type { EventPublisher } from '../../realtime/publisher';
+import type { EventPublisher } from '../../lib/events';
 import type { EscrowService } from '../escrow/escrow.service';
 import type { TimelineService } from '../timeline/timeline.service';
 import type { UsersService } from '../users/users.service';
 import { bidsRepository } from './bids.repository';
-import type { DealAccess } from './deal-access';
 import { DealPageCache } from './deal-page-cache';
-import { requireDeletable, requireJoinable, requireLeavable } from './deal-policy';
-import { participantIds, roleOf } from './deal-roles';
-import { presentDeal } from './deals.presenter';
 import { dealsRepository } from './deals.repository';
 
 /** Deals: posting, browsing, joining, leaving and deleting (DESIGN.md §5 Deals). */
@@ -73,7 +72,7 @@ export class DealsService {
       const ids = await dealsRepository.pageIds(this.db, { ...query, beforeId: query.before });
       // Frozen: the page is shared by every viewer, and its answer is written once (response-serializer.ts).
       page = Object.freeze(
-        (await dealsRepository.viewsByIds(this.db, ids, 0)).map((view) => Object.freeze(presentDeal(view))),
+        (await this.deals.presentMany(ids, 0)).map((deal) => Object.freeze(deal)),
       ) as Deal[];
       this.pages.set(key, page, generation);
     }
@@ -91,18 +90,18 @@ export class DealsService {
   }
 
   async myDeals(userId: number) {
-    return (await dealsRepository.listOfDealer(this.db, userId)).map(presentDeal);
+    return (await this.deals.dealsOf(userId, 'dealer')).map(({ deal }) => deal);
   }
 
   async dealmakerDeals(userId: number) {
-    return (await dealsRepository.listOfDealmaker(this.db, userId)).map(presentDeal);
+    return (await this.deals.dealsOf(userId, 'dealmaker')).map(({ deal }) => deal);
   }
 
   /** Deals where the user is creator, counterpart or dealmaker, with that role, as seen by the viewer. */
   async activityOf(username: string, viewerId: number): Promise<ActivityEntry[]> {
     const user = await this.users.findVerifiedByUsername(username);
-    const rows = await dealsRepository.listOfParticipant(this.db, user.id, viewerId);
-    return rows.map((view) => ({ ...presentDeal(view), role: roleOf(view.deal, user.id)! }));
+    const entries = await this.deals.dealsOf(user.id, 'participant', viewerId);
+    return entries.map(({ deal, role }) => ({ ...deal, role }));
   }
 
   get(id: number, viewerId: number) {
@@ -113,7 +112,7 @@ export class DealsService {
     return this.transact(async (tx, afterCommit) => {
       const before = await this.deals.lock(tx, id);
       requireJoinable(before, userId, !!(await bidsRepository.findByDealAndBidder(tx, id, userId)));
-      await dealsRepository.update(tx, id, { counterpartId: userId });
+      await this.deals.update(tx, id, { counterpartId: userId });
       const deal = await this.deals.present(id, userId, tx);
       await this.timeline.record(tx, afterCommit, {
         dealId: id,
@@ -137,7 +136,7 @@ export class DealsService {
       const before = await this.deals.lock(tx, id);
       requireLeavable(before, userId, await this.escrow.find(id, tx));
       // Leaving takes the counterpart's choices with them.
-      await dealsRepository.update(tx, id, {
+      await this.deals.update(tx, id, {
         counterpartId: null,
         selectedBidByCounterpart: null,
         completedByCounterpart: false,

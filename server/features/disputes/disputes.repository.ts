@@ -77,15 +77,6 @@ export const disputesRepository = {
       .returning({ id: disputes.id, escalatesAt: disputes.escalatesAt });
   },
 
-  async hasOpen(db: DbOrTx, dealId: number) {
-    const [row] = await db
-      .select({ id: disputes.id })
-      .from(disputes)
-      .where(and(eq(disputes.dealId, dealId), eq(disputes.status, 'open')))
-      .limit(1);
-    return !!row;
-  },
-
   async view(db: DbOrTx, id: number) {
     const [row] = await selectDisputeViews(db).where(eq(disputes.id, id));
     return row;

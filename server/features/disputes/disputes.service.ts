@@ -1,13 +1,17 @@
 import type { Dispute, NewDispute } from '../../../contract/disputes';
+import type { DealAccess } from '../../core/deal/deal-access';
+import {
+  requireMayEscalate,
+  requireMayRaiseDispute,
+  requireMayResolveDispute,
+} from '../../core/deal/deal-policy';
+import { participantIds } from '../../core/deal/deal-roles';
 import type { Db, DbOrTx, Tx } from '../../db/client';
 import type { DealRow } from '../../db/schema';
 import type { AfterCommit, Transact } from '../../db/transaction';
 import { conflict, notFound } from '../../lib/errors';
+import type { EventPublisher } from '../../lib/events';
 import type { Jobs } from '../../lib/jobs';
-import type { EventPublisher } from '../../realtime/publisher';
-import type { DealAccess } from '../deals/deal-access';
-import { requireMayEscalate, requireMayRaiseDispute, requireMayResolveDispute } from '../deals/deal-policy';
-import { participantIds } from '../deals/deal-roles';
 import type { TimelineService } from '../timeline/timeline.service';
 import { presentDispute } from './disputes.presenter';
 import { disputesRepository } from './disputes.repository';
@@ -152,11 +156,6 @@ export class DisputesService {
         await this.deadlines.jobs.schedule(tx, 'dispute-escalation', { disputeId: id }, escalatesAt!);
       }
     });
-  }
-
-  /** Whether the deal has an open dispute: a deal cannot be marked finished while it does. */
-  hasOpenDispute(db: DbOrTx, dealId: number): Promise<boolean> {
-    return disputesRepository.hasOpen(db, dealId);
   }
 
   /** The dispute as the API shows it, with its proposals and settlement. */

@@ -66,7 +66,7 @@ async function disputeOn(dealId: number, by = creator, title = 'Late delivery') 
   return response.body;
 }
 
-const hasOpenDispute = (dealId: number) => server.app.services.disputes.hasOpenDispute(server.db, dealId);
+const hasOpenDispute = (dealId: number) => server.app.services.dealAccess.hasOpenDispute(dealId, server.db);
 
 describe('POST /api/disputes', () => {
   it('lets a dealer raise an open dispute and answers 201 with its full shape', async () => {
@@ -335,7 +335,7 @@ describe('PUT /api/disputes/{id}/resolve', () => {
   });
 });
 
-describe('DisputesService.hasOpenDispute', () => {
+describe('DealAccess.hasOpenDispute', () => {
   it('is true while any dispute of the deal is open and false once all are resolved', async () => {
     const deal = await staffedDeal();
     expect(await hasOpenDispute(deal.id)).toBe(false);

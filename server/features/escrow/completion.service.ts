@@ -1,13 +1,12 @@
 import type { Deal } from '../../../contract/deals';
 import { type CompletionResponse, escrowMessages } from '../../../contract/escrow';
 import { formatUsdCents } from '../../../contract/money';
+import type { DealAccess } from '../../core/deal/deal-access';
+import { requireFinishable, requireMayMarkFinished } from '../../core/deal/deal-policy';
+import { type DealerSide, dealerNameOf, otherDealerOf } from '../../core/deal/deal-roles';
 import type { Tx } from '../../db/client';
 import type { DealRow } from '../../db/schema';
 import type { AfterCommit, Transact } from '../../db/transaction';
-import type { DealAccess } from '../deals/deal-access';
-import { requireFinishable, requireMayMarkFinished } from '../deals/deal-policy';
-import { type DealerSide, dealerNameOf, otherDealerOf } from '../deals/deal-roles';
-import type { DisputesService } from '../disputes/disputes.service';
 import type { TimelineService } from '../timeline/timeline.service';
 import type { EscrowService } from './escrow.service';
 
@@ -22,7 +21,6 @@ export class CompletionService {
     private readonly transact: Transact,
     private readonly deals: DealAccess,
     private readonly escrow: EscrowService,
-    private readonly disputes: DisputesService,
     private readonly timeline: TimelineService,
   ) {}
 
@@ -44,7 +42,7 @@ export class CompletionService {
       }
 
       const escrow = await this.escrow.lock(tx, dealId);
-      requireFinishable(before, escrow, await this.disputes.hasOpenDispute(tx, dealId));
+      requireFinishable(before, escrow, await this.deals.hasOpenDispute(dealId, tx));
       const completes = side === 'creator' ? before.completedByCounterpart : before.completedByCreator;
       await this.deals.recordFinished(tx, dealId, side, completes);
       const deal = await present();

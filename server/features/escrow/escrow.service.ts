@@ -6,16 +6,16 @@ import {
   splitEscrow,
 } from '../../../contract/escrow';
 import { formatUsdCents } from '../../../contract/money';
+import type { DealAccess } from '../../core/deal/deal-access';
+import { isProtected, requireMayPayEscrow, requireMayRefundEscrow } from '../../core/deal/deal-policy';
+import { type DealerSide, dealerNameOf, otherDealerOf, participantIds } from '../../core/deal/deal-roles';
 import type { Db, DbOrTx, Tx } from '../../db/client';
 import type { DealRow, EscrowRow } from '../../db/schema';
 import type { AfterCommit, Transact } from '../../db/transaction';
 import { conflict } from '../../lib/errors';
+import type { EventPublisher } from '../../lib/events';
 import { type Answer, type IdempotencyRequest, idempotent, type Outcome } from '../../lib/idempotency';
 import type { Jobs } from '../../lib/jobs';
-import type { EventPublisher } from '../../realtime/publisher';
-import type { DealAccess } from '../deals/deal-access';
-import { isProtected, requireMayPayEscrow, requireMayRefundEscrow } from '../deals/deal-policy';
-import { type DealerSide, dealerNameOf, otherDealerOf, participantIds } from '../deals/deal-roles';
 import type { TimelineService } from '../timeline/timeline.service';
 import { presentWallet } from '../wallet/wallet.presenter';
 import type { WalletService } from '../wallet/wallet.service';

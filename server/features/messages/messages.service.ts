@@ -1,11 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { NewMessage, UnreadMessages } from '../../../contract/messages';
+import type { DealAccess } from '../../core/deal/deal-access';
+import { participantIds } from '../../core/deal/deal-roles';
 import type { Db } from '../../db/client';
 import { runCommittedEffects, type Transact } from '../../db/transaction';
 import { forbidden, notFound } from '../../lib/errors';
-import type { EventPublisher } from '../../realtime/publisher';
-import type { DealAccess } from '../deals/deal-access';
-import { participantIds } from '../deals/deal-roles';
+import type { EventPublisher } from '../../lib/events';
 import type { NotificationsService } from '../notifications/notifications.service';
 import { presentMessage } from './messages.presenter';
 import { messagesRepository } from './messages.repository';

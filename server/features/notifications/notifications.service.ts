@@ -14,8 +14,8 @@ import type { NotificationRow } from '../../db/schema';
 import type { AfterCommit } from '../../db/transaction';
 import type { BackgroundTasks } from '../../lib/background';
 import { notFound } from '../../lib/errors';
+import type { EventPublisher } from '../../lib/events';
 import type { Mailer } from '../../lib/mail';
-import type { EventPublisher } from '../../realtime/publisher';
 import { presentNotification } from './notifications.presenter';
 import { type NewNotification, notificationsRepository } from './notifications.repository';
 

@@ -4,14 +4,14 @@ import {
   type ProgressStatus,
   progressTransitions,
 } from '../../../contract/progress';
+import type { DealAccess } from '../../core/deal/deal-access';
+import { requireMayManageProgress } from '../../core/deal/deal-policy';
+import { participantIds } from '../../core/deal/deal-roles';
 import type { Db } from '../../db/client';
 import type { DealRow } from '../../db/schema';
 import type { Transact } from '../../db/transaction';
 import { conflict, notFound } from '../../lib/errors';
-import type { EventPublisher } from '../../realtime/publisher';
-import type { DealAccess } from '../deals/deal-access';
-import { requireMayManageProgress } from '../deals/deal-policy';
-import { participantIds } from '../deals/deal-roles';
+import type { EventPublisher } from '../../lib/events';
 import type { TimelineService } from '../timeline/timeline.service';
 import { presentProgressItem } from './progress.presenter';
 import { progressRepository } from './progress.repository';

@@ -1,10 +1,10 @@
 import type { NewReview } from '../../../contract/reviews';
+import type { DealAccess } from '../../core/deal/deal-access';
+import { requireMayReview } from '../../core/deal/deal-policy';
+import { type DealRole, roleOf } from '../../core/deal/deal-roles';
 import type { Db } from '../../db/client';
 import type { Transact } from '../../db/transaction';
 import { badRequest, conflict } from '../../lib/errors';
-import type { DealAccess } from '../deals/deal-access';
-import { requireMayReview } from '../deals/deal-policy';
-import { type DealRole, roleOf } from '../deals/deal-roles';
 import type { TimelineService } from '../timeline/timeline.service';
 import type { UsersService } from '../users/users.service';
 import { presentReview } from './reviews.presenter';

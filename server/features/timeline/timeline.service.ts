@@ -1,7 +1,7 @@
 import type { DealEventKind, TimelineItem } from '../../../contract/timeline';
+import type { DealAccess } from '../../core/deal/deal-access';
 import type { Db, Tx } from '../../db/client';
 import type { AfterCommit } from '../../db/transaction';
-import type { DealAccess } from '../deals/deal-access';
 import type { Notice, NotificationsService } from '../notifications/notifications.service';
 import { presentTimelineRow } from './timeline.presenter';
 import { timelineRepository } from './timeline.repository';

@@ -1,5 +1,5 @@
 import type { DbOrTx } from '../../db/client';
-import { requesterSettings } from '../../db/transaction';
+import { requesterSettings } from '../../db/requester';
 import { depositInto, depositTogether, type TransferResult, transfer } from './ledger';
 
 type Deposit = { amountCents: number; description: string };

@@ -2,8 +2,9 @@ import { errorCodes } from '../../../contract/errors';
 import { formatUsdCents } from '../../../contract/money';
 import { maxWalletBalanceCents, type WalletTransactionType } from '../../../contract/wallet';
 import type { DbOrTx } from '../../db/client';
+import type { requesterSettings } from '../../db/requester';
 import type { WalletRow, WalletTransactionRow } from '../../db/schema';
-import { afterCommitOn, type requesterSettings } from '../../db/transaction';
+import { afterCommitOn } from '../../db/transaction';
 import { type AppError, conflict } from '../../lib/errors';
 import { ledgerRepository, walletRepository } from './wallet.repository';
 

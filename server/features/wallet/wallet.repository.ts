@@ -1,6 +1,7 @@
 import { and, desc, eq, lt, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { executeNamed, prepared } from '../../db/prepared';
+import { requesterSettings } from '../../db/requester';
 import {
   ledgerTransfers,
   type WalletRow,
@@ -8,7 +9,6 @@ import {
   wallets,
   walletTransactions,
 } from '../../db/schema';
-import { requesterSettings } from '../../db/transaction';
 
 const walletOf = prepared((db) =>
   db

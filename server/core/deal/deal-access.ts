@@ -2,11 +2,11 @@ import type { Deal } from '../../../contract/deals';
 import type { Db, DbOrTx, Tx } from '../../db/client';
 import type { DealRow, EscrowRow } from '../../db/schema';
 import { notFound } from '../../lib/errors';
-import type { EventPublisher } from '../../realtime/publisher';
+import type { EventPublisher } from '../../lib/events';
+import { presentDeal, publicDeal } from './deal.presenter';
+import { type DealChanges, dealRepository } from './deal.repository';
 import { isProtected, requireParticipant } from './deal-policy';
-import { participantIds } from './deal-roles';
-import { presentDeal, publicDeal } from './deals.presenter';
-import { dealsRepository } from './deals.repository';
+import { type DealRole, participantIds, roleOf } from './deal-roles';
 
 function found(deal: DealRow | undefined): DealRow {
   if (!deal) throw notFound('Deal not found.');
@@ -30,7 +30,7 @@ export class DealAccess {
 
   /** Locks the deal row for the rest of the transaction, or 404: every change to a deal starts here. */
   async lock(tx: Tx, id: number): Promise<DealRow> {
-    return found(await dealsRepository.lock(tx, id));
+    return found(await dealRepository.lock(tx, id));
   }
 
   /**
@@ -42,7 +42,7 @@ export class DealAccess {
     tx: Tx,
     id: number,
   ): Promise<{ deal: DealRow; escrow: EscrowRow | undefined; publicView: Deal }> {
-    const row = await dealsRepository.lockWithEscrow(tx, id);
+    const row = await dealRepository.lockWithEscrow(tx, id);
     if (!row) throw notFound('Deal not found.');
     const escrow = row.escrow ?? undefined;
     const publicView = presentDeal({
@@ -56,11 +56,11 @@ export class DealAccess {
 
   /** The deal locked, or nothing when it no longer exists (for the server's own work: a deleted deal is not an error there). */
   lockIfExists(tx: Tx, id: number): Promise<DealRow | undefined> {
-    return dealsRepository.lock(tx, id);
+    return dealRepository.lock(tx, id);
   }
 
   async find(id: number, db: DbOrTx = this.db): Promise<DealRow> {
-    return found(await dealsRepository.findById(db, id));
+    return found(await dealRepository.findById(db, id));
   }
 
   /** The deal row when the user takes part in it (creator, counterpart or dealmaker); 404 / 403 otherwise. */
@@ -72,15 +72,48 @@ export class DealAccess {
 
   /** Ids of the deal's dealers and dealmaker; none when there is no such deal. */
   async participantIds(id: number): Promise<number[]> {
-    const deal = await dealsRepository.findById(this.db, id);
+    const deal = await dealRepository.findById(this.db, id);
     return deal ? participantIds(deal) : [];
   }
 
   /** The deal's wire shape as the viewer sees it (their own bid included). */
   async present(id: number, viewerId: number, db: DbOrTx = this.db): Promise<Deal> {
-    const view = await dealsRepository.view(db, id, viewerId);
+    const view = await dealRepository.view(db, id, viewerId);
     if (!view) throw notFound('Deal not found.');
     return presentDeal(view);
+  }
+
+  /** Changes the deal's row; the caller has locked the deal and asked deal-policy.ts first. */
+  update(tx: Tx, id: number, changes: DealChanges): Promise<DealRow> {
+    return dealRepository.update(tx, id, changes);
+  }
+
+  /** Whether the deal has an open dispute (a deal cannot be marked finished while it does). */
+  hasOpenDispute(id: number, db: DbOrTx = this.db): Promise<boolean> {
+    return dealRepository.hasOpenDispute(db, id);
+  }
+
+  /** The wire shapes of these deals as the viewer sees them (0: nobody's own bid), newest first. */
+  async presentMany(ids: number[], viewerId: number, db: DbOrTx = this.db): Promise<Deal[]> {
+    return (await dealRepository.viewsByIds(db, ids, viewerId)).map(presentDeal);
+  }
+
+  /**
+   * The deals a user takes part in, newest first, as the viewer sees them, each with the user's role:
+   * as a dealer (creator or counterpart), as the dealmaker, or in any role.
+   */
+  async dealsOf(
+    userId: number,
+    part: 'dealer' | 'dealmaker' | 'participant',
+    viewerId = userId,
+  ): Promise<Array<{ deal: Deal; role: DealRole }>> {
+    const views =
+      part === 'dealer'
+        ? await dealRepository.listOfDealer(this.db, userId)
+        : part === 'dealmaker'
+          ? await dealRepository.listOfDealmaker(this.db, userId)
+          : await dealRepository.listOfParticipant(this.db, userId, viewerId);
+    return views.map((view) => ({ deal: presentDeal(view), role: roleOf(view.deal, userId)! }));
   }
 
   /**
@@ -88,7 +121,7 @@ export class DealAccess {
    * `complete` the deal becomes completed now. The rules are the caller's.
    */
   async recordFinished(tx: Tx, id: number, side: 'creator' | 'counterpart', complete: boolean) {
-    await dealsRepository.update(tx, id, {
+    await dealRepository.update(tx, id, {
       ...(side === 'creator' ? { completedByCreator: true } : { completedByCounterpart: true }),
       ...(complete ? { isCompleted: true, completionDate: new Date() } : {}),
     });
@@ -96,7 +129,7 @@ export class DealAccess {
 
   /** A settlement completes the deal (its escrow was paid out as the settlement says). */
   async recordSettled(tx: Tx, id: number) {
-    await dealsRepository.update(tx, id, { isCompleted: true, completionDate: new Date() });
+    await dealRepository.update(tx, id, { isCompleted: true, completionDate: new Date() });
   }
 
   /**

@@ -1,6 +1,6 @@
 import type { Deal } from '../../../contract/deals';
 import { centsToDollars } from '../../../contract/money';
-import type { DealView } from './deals.repository';
+import type { DealView } from './deal.repository';
 
 export function presentDeal(view: DealView): Deal {
   const { deal } = view;

@@ -1,0 +1,42 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { adminRoutes } from './features/admin/admin.routes';
+import { authRoutes } from './features/auth/auth.routes';
+import { securityRoutes } from './features/auth/security.routes';
+import { bidsRoutes } from './features/deals/bids.routes';
+import { dealmakerRequestsRoutes } from './features/deals/dealmaker-requests.routes';
+import { dealsRoutes } from './features/deals/deals.routes';
+import { disputesRoutes } from './features/disputes/disputes.routes';
+import { completionRoutes } from './features/escrow/completion.routes';
+import { escrowRoutes } from './features/escrow/escrow.routes';
+import { healthRoutes } from './features/health/health.routes';
+import { messagesRoutes } from './features/messages/messages.routes';
+import { notificationsRoutes } from './features/notifications/notifications.routes';
+import { profilePictureFilesRoutes, profileRoutes } from './features/profile/profile.routes';
+import { progressRoutes } from './features/progress/progress.routes';
+import { reviewsRoutes } from './features/reviews/reviews.routes';
+import { timelineRoutes } from './features/timeline/timeline.routes';
+import { usersRoutes } from './features/users/users.routes';
+import { walletRoutes } from './features/wallet/wallet.routes';
+
+/** Every feature's routes. Paths are written in full (spec §7 paths under /api), so a grep for a path finds its route. */
+export const registerRoutes: FastifyPluginAsync = async (app) => {
+  await app.register(healthRoutes);
+  await app.register(authRoutes);
+  await app.register(securityRoutes);
+  await app.register(usersRoutes);
+  await app.register(profileRoutes);
+  await app.register(profilePictureFilesRoutes);
+  await app.register(dealsRoutes);
+  await app.register(bidsRoutes);
+  await app.register(dealmakerRequestsRoutes);
+  await app.register(messagesRoutes);
+  await app.register(progressRoutes);
+  await app.register(reviewsRoutes);
+  await app.register(disputesRoutes);
+  await app.register(walletRoutes);
+  await app.register(escrowRoutes);
+  await app.register(completionRoutes);
+  await app.register(notificationsRoutes);
+  await app.register(timelineRoutes);
+  await app.register(adminRoutes);
+};
