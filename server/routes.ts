@@ -1,5 +1,4 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { adminRoutes } from './features/admin/admin.routes';
 import { authRoutes } from './features/auth/auth.routes';
 import { securityRoutes } from './features/auth/security.routes';
 import { bidsRoutes } from './features/deals/bids.routes';
@@ -11,6 +10,7 @@ import { escrowRoutes } from './features/escrow/escrow.routes';
 import { healthRoutes } from './features/health/health.routes';
 import { messagesRoutes } from './features/messages/messages.routes';
 import { notificationsRoutes } from './features/notifications/notifications.routes';
+import { operatorRoutes } from './features/operator/operator.routes';
 import { profilePictureFilesRoutes, profileRoutes } from './features/profile/profile.routes';
 import { progressRoutes } from './features/progress/progress.routes';
 import { reviewsRoutes } from './features/reviews/reviews.routes';
@@ -38,5 +38,5 @@ export const registerRoutes: FastifyPluginAsync = async (app) => {
   await app.register(completionRoutes);
   await app.register(notificationsRoutes);
   await app.register(timelineRoutes);
-  await app.register(adminRoutes);
+  await app.register(operatorRoutes);
 };

@@ -3,7 +3,6 @@ import type { Config } from './config';
 import { DealAccess } from './core/deal/deal-access';
 import type { Database, Db } from './db/client';
 import { createTransact } from './db/transaction';
-import { AdminService } from './features/admin/admin.service';
 import { AuditService } from './features/audit/audit.service';
 import { AccountSecurityService } from './features/auth/account-security.service';
 import { AuthService } from './features/auth/auth.service';
@@ -19,6 +18,7 @@ import { CompletionService } from './features/escrow/completion.service';
 import { EscrowService } from './features/escrow/escrow.service';
 import { MessagesService } from './features/messages/messages.service';
 import { NotificationsService } from './features/notifications/notifications.service';
+import { OperatorService } from './features/operator/operator.service';
 import { ProfileService } from './features/profile/profile.service';
 import { ProgressService } from './features/progress/progress.service';
 import { ReviewsService } from './features/reviews/reviews.service';
@@ -137,7 +137,7 @@ export async function createServices(deps: ServiceDeps) {
     audit,
   );
   const completion = new CompletionService(transact, dealAccess, escrow, timeline);
-  const admin = new AdminService({
+  const operator = new OperatorService({
     deals: dealAccess,
     disputes,
     settlements,
@@ -198,7 +198,7 @@ export async function createServices(deps: ServiceDeps) {
     reviews,
     disputes,
     settlements,
-    admin,
+    operator,
   };
 }
 

@@ -1,4 +1,4 @@
-import type { AuditEntry } from '../../../contract/admin';
+import type { AuditEntry } from '../../../contract/operator';
 import type { AuditRow } from '../../db/schema';
 
 export function presentAuditEntry(row: AuditRow): AuditEntry {

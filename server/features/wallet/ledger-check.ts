@@ -1,5 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
-import type { LedgerCheck } from '../../../contract/admin';
+import type { LedgerCheck } from '../../../contract/operator';
 import type { DbOrTx } from '../../db/client';
 
 type Row = Record<string, unknown>;

@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from 'react';
-import type { AuditEntry } from '../../../contract/admin';
+import type { AuditEntry } from '../../../contract/operator';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { ErrorRetry } from '../../components/ui/error-retry';

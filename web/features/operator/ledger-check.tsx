@@ -1,4 +1,4 @@
-import type { LedgerCheck } from '../../../contract/admin';
+import type { LedgerCheck } from '../../../contract/operator';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';

@@ -1,7 +1,7 @@
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AdminDispute, AuditEntry, LedgerCheck } from '../../../contract/admin';
 import type { Dispute } from '../../../contract/disputes';
 import { formatCents } from '../../../contract/money';
+import type { AuditEntry, LedgerCheck, OperatorDispute } from '../../../contract/operator';
 import type { TimelineItem } from '../../../contract/timeline';
 import { api } from '../../lib/api';
 import { type MutationCallbacks, useGuardedMutation } from '../../lib/use-guarded-mutation';
@@ -20,7 +20,7 @@ export const useEscalatedDisputes = () =>
   useQuery({
     queryKey: operatorKeys.queue(),
     queryFn: ({ signal }) =>
-      api.get<{ disputes: AdminDispute[] }>('/admin/disputes?escalated=true', { signal }),
+      api.get<{ disputes: OperatorDispute[] }>('/admin/disputes?escalated=true', { signal }),
     select: (answer) => answer.disputes,
   });
 

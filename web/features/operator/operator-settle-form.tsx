@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from 'react';
-import type { AdminDispute } from '../../../contract/admin';
 import type { Escrow } from '../../../contract/escrow';
+import type { OperatorDispute } from '../../../contract/operator';
 import type { Notice } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { useConfirmation } from '../../components/ui/confirm-dialog';
@@ -17,7 +17,7 @@ import {
 import { useOperatorSettle } from './operator-api';
 
 type OperatorSettleFormProps = {
-  item: AdminDispute;
+  item: OperatorDispute;
   escrow: Escrow;
   people: SettlementPeople;
   onNotice: (notice: Notice) => void;

@@ -1,4 +1,4 @@
-import type { AdminDispute } from '../../../contract/admin';
+import type { OperatorDispute } from '../../../contract/operator';
 
 /**
  * Why this operator may not settle the dispute, or null when they may. The server's rules (an operator
@@ -6,7 +6,7 @@ import type { AdminDispute } from '../../../contract/admin';
  * console shows the reason instead of a form the server would refuse.
  */
 export function settleRefusalOf(
-  item: Pick<AdminDispute, 'dispute' | 'escrow' | 'participants'>,
+  item: Pick<OperatorDispute, 'dispute' | 'escrow' | 'participants'>,
   operatorUsername: string | undefined,
 ): string | null {
   const me = operatorUsername?.toLowerCase();

@@ -9,7 +9,7 @@ import { timelineItemSchema } from './timeline';
 /** The operators' calls (/api/admin/…): operators only, granted by a command on the server. */
 
 /** GET /api/admin/disputes?escalated=&status=&limit=&before= */
-export const adminDisputesQuerySchema = z.object({
+export const operatorDisputesQuerySchema = z.object({
   escalated: z.enum(['true', 'false']).optional(),
   status: z.enum(['open', 'resolved', 'all']).default('open'),
   limit: z.coerce.number().int().min(1).max(limits.page.maxLimit).default(limits.page.defaultLimit),
@@ -17,7 +17,7 @@ export const adminDisputesQuerySchema = z.object({
 });
 
 /** One dispute of the queue with everything an operator needs to decide. */
-export const adminDisputeSchema = z.object({
+export const operatorDisputeSchema = z.object({
   dispute: disputeSchema,
   deal: dealSchema,
   escrow: escrowSchema.nullable(),
@@ -42,8 +42,8 @@ export {
   timelineQuerySchema as adminDealTimelineQuerySchema,
   timelineSchema as adminDealTimelineSchema,
 } from './timeline';
-export const adminDisputeListSchema = z.object({ disputes: z.array(adminDisputeSchema) });
-export type AdminDispute = z.infer<typeof adminDisputeSchema>;
+export const operatorDisputeListSchema = z.object({ disputes: z.array(operatorDisputeSchema) });
+export type OperatorDispute = z.infer<typeof operatorDisputeSchema>;
 
 /** GET /api/admin/ledger/check: every money invariant, its verdict and what breaks it. */
 export const ledgerCheckSchema = z.object({

@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AdminDispute, AuditEntry, LedgerCheck } from '../../../contract/admin';
 import type { Deal } from '../../../contract/deals';
 import type { Dispute } from '../../../contract/disputes';
+import type { AuditEntry, LedgerCheck, OperatorDispute } from '../../../contract/operator';
 import type { TimelineItem } from '../../../contract/timeline';
 import type { Database } from '../../db/client';
 import { type TotpApp, turnOnTotp } from '../../test/authenticators';
@@ -169,13 +169,13 @@ describe('the disputes queue', () => {
       }),
       201,
     );
-    const quiet = await ok<{ disputes: AdminDispute[] }>(
+    const quiet = await ok<{ disputes: OperatorDispute[] }>(
       server.get('/api/admin/disputes?escalated=true', { token: operator.token }),
     );
     expect(quiet.disputes.map((entry) => entry.dispute.id)).not.toContain(dispute.id);
     await ok(server.post(`/api/disputes/${dispute.id}/escalate`, { token: counterpart.token }));
 
-    const queue = await ok<{ disputes: AdminDispute[] }>(
+    const queue = await ok<{ disputes: OperatorDispute[] }>(
       server.get('/api/admin/disputes?escalated=true', { token: operator.token }),
     );
     const entry = queue.disputes.find((listed) => listed.dispute.id === dispute.id)!;
@@ -461,7 +461,7 @@ describe("the deal's messages and timeline, as evidence", () => {
     }
 
     // The queue shows the deal's system entries only: its chat is read through the audited call.
-    const queue = await ok<{ disputes: AdminDispute[] }>(
+    const queue = await ok<{ disputes: OperatorDispute[] }>(
       server.get('/api/admin/disputes?escalated=true&limit=100', { token: operator.token }),
     );
     const queued = queue.disputes.find((entry) => entry.deal.id === deal.id)!;

@@ -1,22 +1,22 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { disputeSchema } from '../../../contract/disputes';
+import { dealIdParamSchema, idParamSchema } from '../../../contract/fields';
 import {
   adminDealTimelineQuerySchema,
   adminDealTimelineSchema,
-  adminDisputeListSchema,
-  adminDisputesQuerySchema,
   auditListSchema,
   auditQuerySchema,
   ledgerCheckSchema,
-} from '../../../contract/admin';
-import { disputeSchema } from '../../../contract/disputes';
-import { dealIdParamSchema, idParamSchema } from '../../../contract/fields';
+  operatorDisputeListSchema,
+  operatorDisputesQuerySchema,
+} from '../../../contract/operator';
 import { operatorSettlementSchema } from '../../../contract/settlements';
 import { currentUser, requireRecentFactor, routeDefaults } from '../../lib/route-guard';
 
 /** The operators' calls: every one refuses other users with 403. */
-export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
-  routeDefaults(app, { tags: ['admin'], signedIn: true, operatorsOnly: true });
-  const { admin } = app.services;
+export const operatorRoutes: FastifyPluginAsyncZod = async (app) => {
+  routeDefaults(app, { tags: ['operator'], signedIn: true, operatorsOnly: true });
+  const { operator } = app.services;
 
   app.get(
     '/api/admin/disputes',
@@ -24,11 +24,11 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         description:
           'Disputes, newest first, each with its deal, escrow, participants, proposals and timeline; `escalated=true` is the queue.',
-        querystring: adminDisputesQuerySchema,
-        response: { 200: adminDisputeListSchema },
+        querystring: operatorDisputesQuerySchema,
+        response: { 200: operatorDisputeListSchema },
       },
     },
-    async (request) => admin.disputeQueue(request.query),
+    async (request) => operator.disputeQueue(request.query),
   );
 
   app.get(
@@ -42,7 +42,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: adminDealTimelineSchema },
       },
     },
-    async (request) => admin.dealTimeline(request.params.dealId, request.query),
+    async (request) => operator.dealTimeline(request.params.dealId, request.query),
   );
 
   app.post(
@@ -60,7 +60,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { id, username } = currentUser(request);
-      return admin.settle(request.params.id, { id, username }, request.body);
+      return operator.settle(request.params.id, { id, username }, request.body);
     },
   );
 
@@ -72,7 +72,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: ledgerCheckSchema },
       },
     },
-    async () => admin.ledgerCheck(),
+    async () => operator.ledgerCheck(),
   );
 
   app.get(
@@ -85,6 +85,6 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: auditListSchema },
       },
     },
-    async (request) => admin.auditLog(request.query),
+    async (request) => operator.auditLog(request.query),
   );
 };

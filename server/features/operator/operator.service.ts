@@ -1,4 +1,4 @@
-import type { AdminDispute } from '../../../contract/admin';
+import type { OperatorDispute } from '../../../contract/operator';
 import type { TimelineItem } from '../../../contract/timeline';
 import type { DealAccess } from '../../core/deal/deal-access';
 import type { AuditService } from '../audit/audit.service';
@@ -18,7 +18,7 @@ const timelineEntries = 50;
  * as an agreed proposal would, the ledger check and the audit log. Every
  * action an operator takes, and every read of a deal's chat, is itself audited.
  */
-export class AdminService {
+export class OperatorService {
   constructor(
     private readonly deps: {
       deals: DealAccess;
@@ -36,14 +36,14 @@ export class AdminService {
     escalated?: 'true' | 'false';
     before?: number;
     limit: number;
-  }): Promise<{ disputes: AdminDispute[] }> {
+  }): Promise<{ disputes: OperatorDispute[] }> {
     const disputes = await this.deps.disputes.list({
       status: query.status,
       escalated: query.escalated === undefined ? undefined : query.escalated === 'true',
       before: query.before,
       limit: query.limit,
     });
-    const entries: AdminDispute[] = [];
+    const entries: OperatorDispute[] = [];
     for (const dispute of disputes) {
       const deal = await this.deps.deals.present(dispute.dealId, 0);
       const escrow = await this.deps.escrow.find(dispute.dealId);
