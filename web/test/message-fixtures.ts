@@ -1,5 +1,5 @@
 import type { Message } from '../../contract/messages';
-import type { TimelineEvent } from '../../contract/timeline';
+import type { TimelineEntry } from '../features/timeline';
 
 /** People of the chat unit tests. */
 export const alice = { id: 1, username: 'alice', full_name: 'Alice Smith' };
@@ -23,8 +23,8 @@ export function makeMessage(id: number, overrides: Partial<Message> = {}): Messa
   };
 }
 
-/** A system entry of the deal's timeline, `second` seconds after noon. */
-export const makeSystemEntry = (id: number, second = id): TimelineEvent => ({
+/** A timeline entry of the deal, `second` seconds after noon. */
+export const makeTimelineEntry = (id: number, second = id): TimelineEntry => ({
   type: 'event',
   id,
   kind: 'joined',

@@ -6,13 +6,14 @@ import { ChatIcon } from '../../components/ui/icons';
 import { Spinner } from '../../components/ui/spinner';
 import { cn } from '../../lib/cn';
 import { useNow } from '../../lib/use-now';
-import { MessageItem, NewMessagesDivider, SystemEntryItem } from './message-item';
-import { type ChatEntry, isSystemEntry } from './message-list';
+import { isTimelineEntry, TimelineEntryItem } from '../timeline';
+import { MessageItem, NewMessagesDivider } from './message-item';
+import type { ChatLine } from './message-list';
 import type { useDealMessages } from './messages-api';
 
 type ChatHistoryProps = {
   history: ReturnType<typeof useDealMessages>;
-  messages: ChatEntry[];
+  messages: ChatLine[];
   viewerId: number | undefined;
   /** The first message unread when the chat opened: "New messages" goes before it. */
   firstUnreadId?: number | null;
@@ -36,8 +37,8 @@ export function ChatHistory({
 }: ChatHistoryProps) {
   const now = useNow(30_000);
   const { fetchNextPage } = history;
-  // System entries alone are no conversation: the empty state shows under them.
-  const hasMessages = messages.some((entry) => !isSystemEntry(entry));
+  // Timeline entries alone are no conversation: the empty state shows under them.
+  const hasMessages = messages.some((line) => !isTimelineEntry(line));
   return (
     <div
       ref={listRef}
@@ -84,17 +85,17 @@ export function ChatHistory({
           )}
           {messages.length > 0 && (
             <ol className="space-y-3">
-              {messages.map((entry) =>
-                isSystemEntry(entry) ? (
-                  <SystemEntryItem key={`e-${entry.id}`} entry={entry} now={now} />
+              {messages.map((line) =>
+                isTimelineEntry(line) ? (
+                  <TimelineEntryItem key={`e-${line.id}`} entry={line} now={now} />
                 ) : (
-                  <Fragment key={entry.isTemporary ? entry.id : `m-${entry.id}`}>
-                    {entry.id === firstUnreadId && <NewMessagesDivider />}
+                  <Fragment key={line.isTemporary ? line.id : `m-${line.id}`}>
+                    {line.id === firstUnreadId && <NewMessagesDivider />}
                     <MessageItem
-                      message={entry}
-                      own={entry.senderId === viewerId}
+                      message={line}
+                      own={line.senderId === viewerId}
                       now={now}
-                      seenBy={seen?.messageId === entry.id ? seen.names : undefined}
+                      seenBy={seen?.messageId === line.id ? seen.names : undefined}
                     />
                   </Fragment>
                 ),

@@ -12,7 +12,7 @@ import { useReadMarks } from './use-read-marks';
 import { useSendMessage } from './use-send-message';
 
 /**
- * One deal's chat: its history and system entries with the user's messages on their way, how far
+ * One deal's chat: its history and timeline entries with the user's messages on their way, how far
  * people have read, who else is typing, and the input. Hooks in this order: when the chat closes, leave-deal-room goes out before a pending typing-stop.
  */
 export function DealChat({ dealId, fullscreen }: { dealId: number; fullscreen: boolean }) {

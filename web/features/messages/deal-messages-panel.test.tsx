@@ -1,11 +1,11 @@
 import { act } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Message } from '../../../contract/messages';
-import type { TimelineEvent } from '../../../contract/timeline';
 import { clearStoredToken, storeToken } from '../../lib/auth-token';
 import type { RealtimeSocket } from '../../lib/socket';
 import { cleanup, click, getButton, renderInApp, typeInto, waitFor } from '../../test/render';
 import { jsonResponse, signedInUser } from '../../test/session-fixtures';
+import type { TimelineEntry } from '../timeline';
 import { DealMessagesPanel } from './deal-messages-panel';
 
 const fetchMock = vi.fn<typeof fetch>();
@@ -71,13 +71,13 @@ class FakeSocket {
 }
 
 let socket: FakeSocket;
-/** The deal's chat as the server holds it (oldest first), and its system entries. */
+/** The deal's chat as the server holds it (oldest first), and its timeline entries. */
 let history: Message[];
-let events: TimelineEvent[];
+let events: TimelineEntry[];
 let reads: Array<{ userId: number; username: string; lastReadId: number }>;
 let answerSend: (init: RequestInit | undefined) => Promise<Response>;
 
-/** The timeline as the server answers it: messages and system entries, newest first. */
+/** The timeline as the server answers it: messages and timeline entries, newest first. */
 const timeline = () =>
   [...history.map((m) => ({ ...m, type: 'message' as const })), ...events].sort((a, b) => b.id - a.id);
 
@@ -267,7 +267,7 @@ describe('DealMessagesPanel', () => {
     expect(container.textContent).not.toContain('Bob Jones is typing…');
   });
 
-  it('shows the system entries apart, "New messages" before the first unread, and marks the chat read', async () => {
+  it('shows the timeline entries apart, "New messages" before the first unread, and marks the chat read', async () => {
     const dave = { id: 9, username: 'dave', full_name: 'Dave Miller' };
     events = [
       {
@@ -314,7 +314,7 @@ describe('DealMessagesPanel', () => {
     ).toBe('3');
   });
 
-  it('says "No messages yet" under the system entries of a deal nobody wrote in', async () => {
+  it('says "No messages yet" under the timeline entries of a deal nobody wrote in', async () => {
     events = [
       {
         type: 'event',

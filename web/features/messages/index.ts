@@ -1,4 +1,4 @@
-/** The deal chat: history with the deal's system entries, live messages, typing, read marks, unread counts. */
+/** The deal chat: history with the deal's timeline entries, live messages, typing, read marks, unread counts. */
 
 // The deal's chat, as the deal page's section (participants only).
 export { DealMessagesSection } from './deal-messages-panel';

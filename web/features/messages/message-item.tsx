@@ -1,6 +1,6 @@
 import { cn } from '../../lib/cn';
 import { formatDateTime, formatRelativeTime } from '../../lib/time';
-import type { ChatMessage, SystemEntry } from './message-list';
+import type { ChatMessage } from './message-list';
 import { seenByText } from './read-marks';
 
 /**
@@ -58,21 +58,6 @@ export function MessageItem({
           {seenByText(seenBy)}
         </div>
       )}
-    </li>
-  );
-}
-
-/** A system entry of the deal's timeline (a state change): a centred, muted line with its time. */
-export function SystemEntryItem({ entry, now }: { entry: SystemEntry; now: Date }) {
-  return (
-    <li className="flex justify-center px-2" data-event-id={entry.id}>
-      <p className="max-w-[90%] text-center text-xs break-words text-slate-600">
-        <span>{entry.message}</span>
-        <span aria-hidden="true"> · </span>
-        <time dateTime={entry.createdAt} title={formatDateTime(entry.createdAt)}>
-          {formatRelativeTime(entry.createdAt, now)}
-        </time>
-      </p>
     </li>
   );
 }

@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../../../contract/messages';
 import type { ServerEvents } from '../../../contract/realtime';
-import { alice, makeMessage, makeSystemEntry } from '../../test/message-fixtures';
+import { alice, makeMessage, makeTimelineEntry } from '../../test/message-fixtures';
+import { isTimelineEntry } from '../timeline';
 import {
   applyIncomingMessage,
+  type ChatItem,
   confirmedMessages,
   createTemporaryMessage,
-  type HistoryItem,
   insertItems,
   insertMessage,
   isConfirmedMessage,
   isIncomingMessage,
-  isSystemEntry,
   lastItemId,
   type MessagePages,
   mergeMessages,
@@ -20,9 +20,9 @@ import {
 } from './message-list';
 
 const message = makeMessage;
-const entry = makeSystemEntry;
+const entry = makeTimelineEntry;
 
-const pagesOf = (...pages: HistoryItem[][]): MessagePages => ({
+const pagesOf = (...pages: ChatItem[][]): MessagePages => ({
   pages: pages.map((messages) => ({ messages, hasMore: false })),
   pageParams: pages.map((_, index) => (index === 0 ? undefined : index)),
 });
@@ -140,10 +140,10 @@ describe('incoming message events', () => {
 });
 
 describe('the timeline in the history', () => {
-  it('holds system entries and messages in one order, and knows which is which', () => {
+  it('holds timeline entries and messages in one order, and knows which is which', () => {
     const shown = confirmedMessages(pagesOf([message(3), entry(2), message(4)], [entry(1)]));
     expect(ids(shown)).toEqual([1, 2, 3, 4]);
-    expect(shown.map(isSystemEntry)).toEqual([true, true, false, false]);
+    expect(shown.map(isTimelineEntry)).toEqual([true, true, false, false]);
   });
 
   it('catches up: what came while away goes in once, whatever was already held, in order', () => {
@@ -156,7 +156,7 @@ describe('the timeline in the history', () => {
     expect(insertItems(caughtUp, [message(1), entry(9)])).toBe(caughtUp);
   });
 
-  it('asks for the messages after the last message held (not after a system entry)', () => {
+  it('asks for the messages after the last message held (not after a timeline entry)', () => {
     expect(lastItemId(pagesOf([message(5), entry(9)], [message(1)]))).toBe(9);
     expect(lastItemId(pagesOf([message(5), entry(3)], [message(1)]))).toBe(5);
     expect(lastItemId(pagesOf([entry(3)]))).toBe(3);
@@ -164,7 +164,7 @@ describe('the timeline in the history', () => {
     expect(lastItemId(undefined)).toBeUndefined();
   });
 
-  it('shows the empty-chat messages beside system entries only', () => {
+  it('shows the empty-chat messages beside timeline entries only', () => {
     expect(mergeMessages([entry(1)], [])).toEqual([entry(1)]);
     expect(isConfirmedMessage(entry(1))).toBe(false);
     expect(isConfirmedMessage(message(1))).toBe(true);

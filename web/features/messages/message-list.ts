@@ -1,25 +1,23 @@
 import type { InfiniteData } from '@tanstack/react-query';
 import type { Message } from '../../../contract/messages';
 import type { ServerEvents } from '../../../contract/realtime';
-import type { TimelineEvent } from '../../../contract/timeline';
 import { newRandomId } from '../../lib/random-id';
+import { isTimelineEntry, type TimelineEntry } from '../timeline';
 
 /**
  * The chat's list logic (spec §4 Messages), free of React and sockets: history pages as the query
  * cache holds them, the user's own messages still on their way, and what an incoming event adds.
  */
 
-/** A system entry of the deal's timeline (a state change of the deal), shown apart from the chat. */
-export type SystemEntry = TimelineEvent;
-/** What the history holds: the deal's chat messages and its system entries (ids from one sequence). */
-export type HistoryItem = Message | SystemEntry;
+/**
+ * A chat item: what the chat's history holds, a chat message or a timeline entry of the deal (shown
+ * apart from the messages); ids from one sequence.
+ */
+export type ChatItem = Message | TimelineEntry;
 
-export const isSystemEntry = (item: ChatEntry | HistoryItem): item is SystemEntry =>
-  (item as { type?: unknown }).type === 'event';
-
-/** One page of the deal's timeline (GET /deals/{dealId}/timeline), oldest first. */
+/** One page of the deal's timeline (GET /deals/{dealId}/timeline) as the chat holds it, oldest first. */
 export type MessagePage = {
-  messages: HistoryItem[];
+  messages: ChatItem[];
   /** The server had more: an older page may follow. Kept from the fetch, whatever arrives live later. */
   hasMore: boolean;
 };
@@ -29,12 +27,12 @@ export type MessagePages = InfiniteData<MessagePage, number | undefined>;
 /** A message of this user not yet confirmed by the server: shown dimmed, with 'Sending...'. */
 export type TemporaryMessage = Omit<Message, 'id'> & { id: string; isTemporary: true; clientId: string };
 export type ChatMessage = (Message & { isTemporary?: false }) | TemporaryMessage;
-/** One line of the chat panel: a message (confirmed or on its way) or a system entry. */
-export type ChatEntry = ChatMessage | SystemEntry;
+/** One line of the chat panel: a message (confirmed or on its way) or a timeline entry. */
+export type ChatLine = ChatMessage | TimelineEntry;
 
-/** A message the server has stored (not a system entry, not one still being sent). */
-export const isConfirmedMessage = (entry: ChatEntry | HistoryItem): entry is Message =>
-  !isSystemEntry(entry) && !(entry as ChatMessage).isTemporary;
+/** A message the server has stored (not a timeline entry, not one still being sent). */
+export const isConfirmedMessage = (line: ChatLine | ChatItem): line is Message =>
+  !isTimelineEntry(line) && !(line as ChatMessage).isTemporary;
 
 const timeOf = (message: Pick<Message, 'createdAt'>) => {
   const time = Date.parse(message.createdAt);
@@ -46,10 +44,10 @@ export function compareMessages(a: Pick<Message, 'createdAt' | 'id'>, b: Pick<Me
   return timeOf(a) - timeOf(b) || a.id - b.id;
 }
 
-/** The messages and system entries of all loaded pages, each once (by id), sorted by createdAt. */
-export function confirmedMessages(pages: Pick<MessagePages, 'pages'> | undefined): HistoryItem[] {
+/** The messages and timeline entries of all loaded pages, each once (by id), sorted by createdAt. */
+export function confirmedMessages(pages: Pick<MessagePages, 'pages'> | undefined): ChatItem[] {
   if (!pages) return [];
-  const byId = new Map<number, HistoryItem>();
+  const byId = new Map<number, ChatItem>();
   for (const page of pages.pages) for (const message of page.messages) byId.set(message.id, message);
   return [...byId.values()].sort(compareMessages);
 }
@@ -58,26 +56,26 @@ export function confirmedMessages(pages: Pick<MessagePages, 'pages'> | undefined
  * What the panel shows: the confirmed messages, then this user's messages still being sent. A
  * temporary message whose server copy is already there (same clientId) is gone: the copy replaced it.
  */
-export function mergeMessages(confirmed: HistoryItem[], pending: TemporaryMessage[]): ChatEntry[] {
+export function mergeMessages(confirmed: ChatItem[], pending: TemporaryMessage[]): ChatLine[] {
   if (pending.length === 0) return confirmed;
   const arrived = new Set(
-    confirmed.flatMap((item) => (isSystemEntry(item) || !item.clientId ? [] : [item.clientId])),
+    confirmed.flatMap((item) => (isTimelineEntry(item) || !item.clientId ? [] : [item.clientId])),
   );
   return [...confirmed, ...pending.filter((message) => !arrived.has(message.clientId))];
 }
 
 /**
- * The history with more items (messages or system entries) in the latest page, each once: those it
+ * The history with more items (messages or timeline entries) in the latest page, each once: those it
  * holds already, in any page, are left out. Unchanged (the same object) when nothing is new, or when
  * there is no history yet.
  */
 export function insertItems(
   pages: MessagePages | undefined,
-  items: readonly HistoryItem[],
+  items: readonly ChatItem[],
 ): MessagePages | undefined {
   if (!pages || pages.pages.length === 0) return pages;
   const known = new Set(pages.pages.flatMap((page) => page.messages.map((item) => item.id)));
-  const added = new Map<number, HistoryItem>();
+  const added = new Map<number, ChatItem>();
   for (const item of items) if (!known.has(item.id)) added.set(item.id, item);
   if (added.size === 0) return pages;
   const [latest, ...older] = pages.pages;
@@ -86,11 +84,11 @@ export function insertItems(
 }
 
 /** The history with one more message, in the latest page (unchanged when it holds it already). */
-export const insertMessage = (pages: MessagePages | undefined, message: HistoryItem) =>
+export const insertMessage = (pages: MessagePages | undefined, message: ChatItem) =>
   insertItems(pages, [message]);
 
 /**
- * The highest id in the history, message or system entry (both take their ids from one sequence):
+ * The highest id in the history, message or timeline entry (both take their ids from one sequence):
  * catching up asks for the timeline after it.
  */
 export function lastItemId(pages: Pick<MessagePages, 'pages'> | undefined): number | undefined {

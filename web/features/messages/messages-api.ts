@@ -1,10 +1,9 @@
 import { type QueryClient, useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { limits } from '../../../contract/limits';
 import type { Message, MessageReads, MessagesReadEvent, UnreadMessages } from '../../../contract/messages';
-import type { TimelineItem } from '../../../contract/timeline';
 import { api } from '../../lib/api';
+import { fetchTimelineAfter, fetchTimelinePage, timelinePageSize } from '../timeline';
 import {
-  type HistoryItem,
+  type ChatItem,
   insertItems,
   insertMessage,
   lastItemId,
@@ -13,14 +12,10 @@ import {
 } from './message-list';
 import { applyReadEvent } from './read-marks';
 
-export const messagePageSize = limits.page.defaultLimit;
-/** Catching up asks for as many messages at once as the server gives. */
-const catchUpPageSize = limits.page.maxLimit;
-
 export const messageKeys = {
   /** Every deal's chat history. */
   all: ['messages'] as const,
-  /** GET /deals/{dealId}/timeline: the deal's chat and system entries, page after page (latest first). */
+  /** GET /deals/{dealId}/timeline: the deal's chat and timeline entries, page after page (latest first). */
   ofDeal: (dealId: number) => ['messages', 'deal', dealId] as const,
   /** GET /messages/deal/{dealId}/reads: how far each participant has read. */
   readsOfDeal: (dealId: number) => ['messages', 'deal', dealId, 'reads'] as const,
@@ -32,27 +27,17 @@ export const messageKeys = {
 export const isDealHistoryKey = (key: readonly unknown[]) =>
   key.length === 3 && key[0] === 'messages' && key[1] === 'deal';
 
-/** One page of the deal's timeline, oldest first (the server answers newest first). */
-const fetchTimeline = async (dealId: number, options: { before?: number; signal?: AbortSignal } = {}) => {
-  const cursor = options.before ? `&before=${options.before}` : '';
-  const { items } = await api.get<{ items: TimelineItem[] }>(
-    `/deals/${dealId}/timeline?limit=${messagePageSize}${cursor}`,
-    { signal: options.signal },
-  );
-  return items.reverse() as HistoryItem[];
-};
-
 /**
- * A deal's chat history with its system entries (the timeline): the latest page first, then older
- * pages (each `before` the oldest entry loaded so far). Live messages are added to the cached pages by
+ * A deal's chat history with its timeline entries (the timeline): the latest page first, then older
+ * pages (each `before` the oldest item loaded so far). Live messages are added to the cached pages by
  * the realtime layer.
  */
 export const useDealMessages = (dealId: number, enabled = true) =>
   useInfiniteQuery({
     queryKey: messageKeys.ofDeal(dealId),
     queryFn: async ({ pageParam, signal }): Promise<MessagePage> => {
-      const messages = await fetchTimeline(dealId, { before: pageParam, signal });
-      return { messages, hasMore: messages.length === messagePageSize };
+      const messages: ChatItem[] = await fetchTimelinePage(dealId, { before: pageParam, signal });
+      return { messages, hasMore: messages.length === timelinePageSize };
     },
     initialPageParam: undefined as number | undefined,
     getNextPageParam: (lastPage) => (lastPage.hasMore ? lastPage.messages[0]?.id : undefined),
@@ -109,23 +94,17 @@ export function putReadInCache(queryClient: QueryClient, event: MessagesReadEven
 
 /**
  * Brings a cached history up to date without reloading it (after a reconnection, or when the deal
- * changed): the timeline after the last entry held, page after page so that none is skipped, and the
- * latest page again (an entry whose transaction committed after a later one's is then not missed);
+ * changed): the timeline after the last item held, page after page so that none is skipped, and the
+ * latest page again (an item whose transaction committed after a later one's is then not missed);
  * each added once, in order. Nothing when the deal's history is not cached.
  */
 export async function catchUpDealHistory(queryClient: QueryClient, dealId: number) {
   const key = messageKeys.ofDeal(dealId);
   const cached = queryClient.getQueryData<MessagePages>(key);
   if (!cached) return;
-  const found: HistoryItem[] = await fetchTimeline(dealId);
-  let after = lastItemId(cached);
-  while (after !== undefined) {
-    const { items } = await api.get<{ items: TimelineItem[] }>(
-      `/deals/${dealId}/timeline?after=${after}&limit=${catchUpPageSize}`,
-    );
-    found.push(...(items as HistoryItem[]));
-    after = items.length < catchUpPageSize ? undefined : items[items.length - 1]!.id;
-  }
+  const found: ChatItem[] = await fetchTimelinePage(dealId);
+  const after = lastItemId(cached);
+  if (after !== undefined) found.push(...(await fetchTimelineAfter(dealId, after)));
   queryClient.setQueryData<MessagePages>(key, (current) => insertItems(current, found));
 }
 

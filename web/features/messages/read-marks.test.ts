@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { alice, bob, makeMessage, makeSystemEntry } from '../../test/message-fixtures';
-import { type ChatEntry, createTemporaryMessage } from './message-list';
+import { alice, bob, makeMessage, makeTimelineEntry } from '../../test/message-fixtures';
+import { type ChatLine, createTemporaryMessage } from './message-list';
 import { applyReadEvent, firstUnreadId, markReadTarget, ownReadMark, seenBy, seenByText } from './read-marks';
 
 const message = (id: number, sender = bob) => makeMessage(id, { sender });
-const event = makeSystemEntry;
+const event = makeTimelineEntry;
 const pending = createTemporaryMessage({ dealId: 7, content: 'Hi', clientId: 'abc', sender: alice });
 const mark = (user: typeof alice, lastReadId: number) => ({
   userId: user.id,
@@ -13,7 +13,7 @@ const mark = (user: typeof alice, lastReadId: number) => ({
 });
 
 describe('the "New messages" divider', () => {
-  const entries: ChatEntry[] = [message(1), event(2), message(3, alice), message(4), event(5), message(6)];
+  const entries: ChatLine[] = [message(1), event(2), message(3, alice), message(4), event(5), message(6)];
 
   it('goes before the first message from someone else after the viewer’s mark', () => {
     expect(firstUnreadId(entries, 1, alice.id)).toBe(4);
@@ -24,7 +24,7 @@ describe('the "New messages" divider', () => {
     expect(firstUnreadId(entries, ownReadMark([mark(bob, 6)], alice.id), alice.id)).toBe(1);
   });
 
-  it('never goes before a system entry, the viewer’s own message or one still being sent', () => {
+  it('never goes before a timeline entry, the viewer’s own message or one still being sent', () => {
     expect(firstUnreadId([event(8), message(9, alice), pending], 0, alice.id)).toBeUndefined();
   });
 
@@ -34,13 +34,7 @@ describe('the "New messages" divider', () => {
 });
 
 describe('"Seen by"', () => {
-  const entries: ChatEntry[] = [
-    message(1, alice),
-    message(2),
-    message(3, alice),
-    event(4),
-    message(5, alice),
-  ];
+  const entries: ChatLine[] = [message(1, alice), message(2), message(3, alice), event(4), message(5, alice)];
 
   it('goes under the viewer’s last message someone else has read, naming who read that far', () => {
     const carol = { id: 3, username: 'carol', full_name: '' };
@@ -75,7 +69,7 @@ describe('"Seen by"', () => {
 
 describe('marking the chat read', () => {
   it('moves the mark to the newest message once a message from someone else is unread', () => {
-    const entries: ChatEntry[] = [message(1), message(2, alice), event(3), message(4), message(5, alice)];
+    const entries: ChatLine[] = [message(1), message(2, alice), event(3), message(4), message(5, alice)];
     expect(markReadTarget(entries, 1, alice.id)).toBe(5);
     expect(markReadTarget(entries, 4, alice.id)).toBeUndefined();
     expect(markReadTarget([message(9, alice), pending], 0, alice.id)).toBeUndefined();

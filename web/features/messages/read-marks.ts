@@ -1,5 +1,5 @@
 import type { MessageReads } from '../../../contract/messages';
-import { type ChatEntry, isConfirmedMessage } from './message-list';
+import { type ChatLine, isConfirmedMessage } from './message-list';
 
 /**
  * How far people have read a deal's chat, free of React: where the "New messages" divider goes, which
@@ -18,12 +18,12 @@ export function ownReadMark(reads: readonly ReadMark[], viewerId: number | undef
  * before it. Undefined when everything shown is read.
  */
 export function firstUnreadId(
-  entries: readonly ChatEntry[],
+  lines: readonly ChatLine[],
   lastReadId: number,
   viewerId: number | undefined,
 ): number | undefined {
-  const first = entries.find(
-    (entry) => isConfirmedMessage(entry) && entry.senderId !== viewerId && entry.id > lastReadId,
+  const first = lines.find(
+    (line) => isConfirmedMessage(line) && line.senderId !== viewerId && line.id > lastReadId,
   );
   return first && isConfirmedMessage(first) ? first.id : undefined;
 }
@@ -33,17 +33,17 @@ export function firstUnreadId(
  * up to it (or further). Null when nobody has read any of the viewer's messages.
  */
 export function seenBy(
-  entries: readonly ChatEntry[],
+  lines: readonly ChatLine[],
   reads: readonly ReadMark[],
   viewerId: number | undefined,
 ): { messageId: number; names: string[] } | null {
   const others = reads.filter((mark) => mark.userId !== viewerId && mark.lastReadId > 0);
   if (others.length === 0) return null;
-  for (let index = entries.length - 1; index >= 0; index--) {
-    const entry = entries[index]!;
-    if (!isConfirmedMessage(entry) || entry.senderId !== viewerId) continue;
-    const names = others.filter((mark) => mark.lastReadId >= entry.id).map((mark) => mark.username);
-    if (names.length > 0) return { messageId: entry.id, names: names.sort() };
+  for (let index = lines.length - 1; index >= 0; index--) {
+    const line = lines[index]!;
+    if (!isConfirmedMessage(line) || line.senderId !== viewerId) continue;
+    const names = others.filter((mark) => mark.lastReadId >= line.id).map((mark) => mark.username);
+    if (names.length > 0) return { messageId: line.id, names: names.sort() };
   }
   return null;
 }
@@ -55,16 +55,16 @@ export const seenByText = (names: readonly string[]) => `Seen by ${names.join(',
  * came after the viewer's mark. Undefined when there is nothing new to read.
  */
 export function markReadTarget(
-  entries: readonly ChatEntry[],
+  lines: readonly ChatLine[],
   lastReadId: number,
   viewerId: number | undefined,
 ): number | undefined {
   let newest: number | undefined;
   let unreadFromOthers = false;
-  for (const entry of entries) {
-    if (!isConfirmedMessage(entry)) continue;
-    if (newest === undefined || entry.id > newest) newest = entry.id;
-    if (entry.senderId !== viewerId && entry.id > lastReadId) unreadFromOthers = true;
+  for (const line of lines) {
+    if (!isConfirmedMessage(line)) continue;
+    if (newest === undefined || line.id > newest) newest = line.id;
+    if (line.senderId !== viewerId && line.id > lastReadId) unreadFromOthers = true;
   }
   return unreadFromOthers ? newest : undefined;
 }

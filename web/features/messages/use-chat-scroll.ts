@@ -1,5 +1,6 @@
 import { useLayoutEffect, useRef } from 'react';
-import { type ChatEntry, isSystemEntry } from './message-list';
+import { isTimelineEntry } from '../timeline';
+import type { ChatLine } from './message-list';
 
 /** How close to an edge (px) counts as being at it. */
 const edgePx = 80;
@@ -17,7 +18,7 @@ type History = {
  * newest message in view when the panel is resized (fullscreen on or off).
  */
 export function useChatScroll(
-  messages: ChatEntry[],
+  messages: ChatLine[],
   history: History,
   options: {
     fullscreen: boolean;
@@ -31,7 +32,7 @@ export function useChatScroll(
   const listRef = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
   const restore = useRef<{ height: number; top: number } | null>(null);
-  const lastShown = useRef<ChatEntry['id'] | undefined>(undefined);
+  const lastShown = useRef<ChatLine['id'] | undefined>(undefined);
   const { hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage } = history;
   const { fullscreen, viewerId, firstUnreadId, tail } = options;
 
@@ -57,7 +58,7 @@ export function useChatScroll(
     if (last && last.id !== lastShown.current) {
       const first = lastShown.current === undefined;
       lastShown.current = last.id;
-      if (first || atBottom.current || (!isSystemEntry(last) && last.senderId === viewerId)) {
+      if (first || atBottom.current || (!isTimelineEntry(last) && last.senderId === viewerId)) {
         list.scrollTop = list.scrollHeight;
         atBottom.current = true;
       }

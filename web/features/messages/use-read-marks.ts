@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { notificationKeys } from '../notifications';
-import type { ChatEntry } from './message-list';
+import type { ChatLine } from './message-list';
 import { markMessagesRead, messageKeys, useMessageReads } from './messages-api';
 import { firstUnreadId, markReadTarget, ownReadMark, seenBy } from './read-marks';
 
@@ -11,7 +11,7 @@ import { firstUnreadId, markReadTarget, ownReadMark, seenBy } from './read-marks
  * viewer's own mark moved to the newest message whenever the chat shows one they had not read and the
  * page is visible.
  */
-export function useReadMarks(dealId: number, entries: ChatEntry[], loaded: boolean, viewerId?: number) {
+export function useReadMarks(dealId: number, lines: ChatLine[], loaded: boolean, viewerId?: number) {
   const queryClient = useQueryClient();
   const reads = useMessageReads(dealId);
   const ownMark = reads.data ? ownReadMark(reads.data, viewerId) : undefined;
@@ -20,18 +20,18 @@ export function useReadMarks(dealId: number, entries: ChatEntry[], loaded: boole
   const [divider, setDivider] = useState<number | null | undefined>(undefined);
   useEffect(() => {
     if (divider !== undefined || !loaded || ownMark === undefined) return;
-    setDivider(firstUnreadId(entries, ownMark, viewerId) ?? null);
-  }, [divider, loaded, ownMark, entries, viewerId]);
+    setDivider(firstUnreadId(lines, ownMark, viewerId) ?? null);
+  }, [divider, loaded, ownMark, lines, viewerId]);
 
   const seen = useMemo(
-    () => (reads.data ? seenBy(entries, reads.data, viewerId) : null),
-    [entries, reads.data, viewerId],
+    () => (reads.data ? seenBy(lines, reads.data, viewerId) : null),
+    [lines, reads.data, viewerId],
   );
 
   // The highest id this chat has asked to mark: each newer message is marked once.
   const marked = useRef(0);
   const target =
-    ownMark === undefined ? undefined : markReadTarget(entries, Math.max(ownMark, marked.current), viewerId);
+    ownMark === undefined ? undefined : markReadTarget(lines, Math.max(ownMark, marked.current), viewerId);
   useEffect(() => {
     if (target === undefined) return;
     const mark = () => {

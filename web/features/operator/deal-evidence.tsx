@@ -4,6 +4,7 @@ import { Button } from '../../components/ui/button';
 import { LoadMore } from '../../components/ui/load-more';
 import { QueryDialog } from '../../components/ui/query-dialog';
 import { formatDateTime } from '../../lib/time';
+import { isTimelineEntry } from '../timeline';
 import { useDealEvidence } from './operator-api';
 
 /**
@@ -42,7 +43,7 @@ export function DealEvidence({ deal }: { deal: { id: number; title: string } }) 
         >
           <ol className="space-y-2">
             {items.map((item) => (
-              <EvidenceEntry key={`${item.type}-${item.id}`} item={item} />
+              <EvidenceItem key={`${item.type}-${item.id}`} item={item} />
             ))}
           </ol>
         </section>
@@ -57,9 +58,10 @@ export function DealEvidence({ deal }: { deal: { id: number; title: string } }) 
   );
 }
 
-function EvidenceEntry({ item }: { item: TimelineItem }) {
+/** A message or a timeline entry of the deal, as evidence. */
+function EvidenceItem({ item }: { item: TimelineItem }) {
   const time = <span className="text-xs text-slate-500">{formatDateTime(item.createdAt)}</span>;
-  if (item.type === 'event') {
+  if (isTimelineEntry(item)) {
     return (
       <li className="rounded-lg bg-slate-50 px-3 py-2 text-sm break-words text-slate-600">
         {time} <span className="sr-only">Timeline entry: </span>

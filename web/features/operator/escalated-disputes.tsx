@@ -13,6 +13,7 @@ import { formatDate, formatDateTime } from '../../lib/time';
 import { useTimedMessage } from '../../lib/use-timed-message';
 import { useAuth } from '../auth';
 import { escalationText, ProposalList, type SettlementPeople } from '../disputes';
+import { isTimelineEntry } from '../timeline';
 import { DealEvidence } from './deal-evidence';
 import { useEscalatedDisputes } from './operator-api';
 import { OperatorSection } from './operator-section';
@@ -123,10 +124,10 @@ function QueueItem({ item, onNotice }: { item: AdminDispute; onNotice: (notice: 
           </div>
           {item.timeline.length > 0 && (
             <ol className="space-y-1 text-sm">
-              {item.timeline.slice(0, timelineExcerpt).map((entry) => (
-                <li key={`${entry.type}-${entry.id}`} className="break-words text-slate-700">
-                  <span className="text-xs text-slate-500">{formatDateTime(entry.createdAt)}</span>{' '}
-                  {timelineLine(entry)}
+              {item.timeline.slice(0, timelineExcerpt).map((timelineItem) => (
+                <li key={`${timelineItem.type}-${timelineItem.id}`} className="break-words text-slate-700">
+                  <span className="text-xs text-slate-500">{formatDateTime(timelineItem.createdAt)}</span>{' '}
+                  {timelineLine(timelineItem)}
                 </li>
               ))}
             </ol>
@@ -143,8 +144,9 @@ function QueueItem({ item, onNotice }: { item: AdminDispute; onNotice: (notice: 
   );
 }
 
-const timelineLine = (entry: TimelineItem) =>
-  entry.type === 'event' ? entry.message : `@${entry.senderUsername}: ${entry.content}`;
+/** A timeline entry's text, or a message's author and text. */
+const timelineLine = (item: TimelineItem) =>
+  isTimelineEntry(item) ? item.message : `@${item.senderUsername}: ${item.content}`;
 
 function Fact({ label, value }: { label: string; value: string }) {
   return (

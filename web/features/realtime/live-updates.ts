@@ -51,7 +51,7 @@ export function createLiveUpdates(queryClient: QueryClient, getViewer: () => Liv
   const invalidate = (queryKey: readonly unknown[], exact = false) =>
     void queryClient.invalidateQueries({ queryKey, exact });
   const invalidateDeal = (dealId: number) => invalidate(dealQueryKeys.detail(dealId), true);
-  /** The deal changed: its timeline has a new system entry, which an open chat shows. */
+  /** The deal changed: its timeline has a new entry, which an open chat shows. */
   const followTimeline = (dealId: number) =>
     void catchUpDealHistory(queryClient, dealId).catch((error) =>
       console.warn(`The timeline of deal ${dealId} could not be brought up to date:`, error),
