@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import type { AdminDispute } from '../../../contract/admin';
+import type { OperatorDispute } from '../../../contract/operator';
 import type { TimelineItem } from '../../../contract/timeline';
 import { type Notice, NoticeAlert } from '../../components/ui/alert';
 import { Card } from '../../components/ui/card';
@@ -59,7 +59,7 @@ export function EscalatedDisputesSection() {
   );
 }
 
-function QueueItem({ item, onNotice }: { item: AdminDispute; onNotice: (notice: Notice) => void }) {
+function QueueItem({ item, onNotice }: { item: OperatorDispute; onNotice: (notice: Notice) => void }) {
   const titleId = useId();
   const { user } = useAuth();
   const { deal, dispute, escrow, participants } = item;
