@@ -1,11 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { drizzle } from 'drizzle-orm/node-postgres';
 import type { FastifyBaseLogger } from 'fastify';
 import type pg from 'pg';
 import type { Db, Tx } from './client';
+import { handleOn, poolOf } from './driver';
 import { isSerializationFailure } from './postgres-errors';
 import { requesterSettings } from './requester';
-import * as schema from './schema';
 
 /** Schedules something to do once the transaction has committed (publishing its events). */
 export type AfterCommit = (effect: () => void) => void;
@@ -70,14 +69,14 @@ const maxAttempts = 5;
  *   where: the audit log's triggers record that with every row they log.
  */
 export function createTransact(db: Db, log: FastifyBaseLogger): Transact {
-  const pool = (db as unknown as { $client: pg.Pool }).$client;
+  const pool = poolOf(db);
   // One Drizzle handle per pooled connection, kept as long as the connection: the hot queries that
   // `prepared` builds per handle are then built once per connection, not once per transaction.
   const handles = new WeakMap<pg.PoolClient, Tx>();
   const handleOf = (client: pg.PoolClient) => {
     let handle = handles.get(client);
     if (!handle) {
-      handle = drizzle(client, { schema }) as unknown as Tx;
+      handle = handleOn(client);
       handles.set(client, handle);
     }
     return handle;

@@ -209,7 +209,10 @@ async function seedDealInProgress(context: SeedContext) {
     ['dave', 'Please keep the earn-out under 20% of the price.'],
   ];
   for (const [sender, content] of conversation) {
-    await services.messages.send(idOf(context, sender), { dealId: deal.id, content });
+    await services.messages.send(
+      { id: idOf(context, sender), username: sender },
+      { dealId: deal.id, content },
+    );
   }
   context.log('carol and dave hired erin, paid escrow; two steps started, three messages');
 }

@@ -1,131 +1,117 @@
 import { and, asc, desc, eq, gt, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { executeNamed } from '../../db/prepared';
+import { type Alongside, defineStatement, executeNamed } from '../../db/prepared';
 import { messageReads, messages, users } from '../../db/schema';
 
 const messageView = { message: messages, username: users.username, fullName: users.fullName };
 
-/** A chat notification the send statement stored (the first of a burst), with its recipient's unread count. */
-export type StoredChatNotice = {
+/** The deal as the sender's service saw it when it asked deal-policy: the send stores nothing if it has changed since. */
+export type DealSeen = {
   id: number;
-  userId: number;
-  message: string;
-  createdAt: Date;
-  unreadCount: number;
+  creatorId: number;
+  counterpartId: number | null;
+  dealmakerId: number | null;
+  title: string;
 };
 
-export type SendOutcome =
-  | { status: 'no-deal' }
-  | { status: 'not-participant' }
-  /** Stored now (`sent`, with its new notices), or the message this sender already stored under the same clientId. */
-  | {
-      status: 'sent' | 'repeated';
-      message: MessageView | undefined;
-      participantIds: number[];
-      notices: StoredChatNotice[];
-    };
+export type SendOutcome<Notice> =
+  /** The deal is gone, or its people or title are no longer those the service saw: nothing was stored. */
+  | { status: 'changed' }
+  /** Stored now, with the notifications stored with it. */
+  | { status: 'sent'; message: MessageView; notices: Notice[] }
+  /** The message this sender already stored on the deal under the same clientId. */
+  | { status: 'repeated'; message: MessageView | undefined };
 
 /**
- * The statement of `send` ($1 deal, $2 sender, $3 content, $4 clientId, $5 the notice's text with `%s`
- * for the sender's username and then the deal's title), prepared once per connection.
- *
- * The message and its chat notifications commit together in this one statement: a message is never
- * stored without its notices, and a send is one round trip. A chat notification is kept per
- * (recipient, deal, sender) burst: while the recipient has not read it, later messages add nothing
- * (it tells of the first unread message). An unread one is looked up first (cheaper than a
- * conflicting insert), and the conflict, two first messages at once, does nothing rather than refresh
- * the row: an update would lock it until the commit, and a sender's messages would wait on each other.
- * A new notification's unread count is the count in the statement's snapshot, which cannot see the
- * row just inserted, plus that row.
+ * `send`'s statement. The message is stored only while the deal still has the participants and title
+ * the service saw (it asked deal-policy about them): the deal is share-locked (a delete or a leave waits
+ * for the insert, a concurrent send does not), so the answer holds until the commit. It carries the
+ * message's chat notifications, a part of the notifications feature (notifications.repository
+ * `chatBurst`), which may read `inserted` (one row when the message was stored, none for a clientId the
+ * sender already used on the deal): the message and its notices commit together, in one round trip.
+ * No row at all: the deal changed.
  */
-const sendMessageSql = `
+const sendMessage = defineStatement({
+  name: 'message_send',
+  params: {
+    dealId: 'int4',
+    creatorId: 'int4',
+    counterpartId: 'int4?',
+    dealmakerId: 'int4?',
+    title: 'text',
+    senderId: 'int4',
+    content: 'text',
+    clientId: 'text?',
+  },
+  alone: false,
+  text: (part) => `
   with deal as (
-    select creator_id, counterpart_id, dealmaker_id, title from deals where id = $1::int for share
+    select id from deals
+     where id = $dealId::int and creator_id = $creatorId::int
+       and counterpart_id is not distinct from $counterpartId::int
+       and dealmaker_id is not distinct from $dealmakerId::int
+       and title = $title::text
+       for share
   ), inserted as (
     insert into messages (deal_id, sender_id, content, client_id)
-    select $1::int, $2::int, $3::text, $4::text
-      from deal
-     where $2::int in (deal.creator_id, deal.counterpart_id, deal.dealmaker_id)
+    select $dealId::int, $senderId::int, $content::text, $clientId::text from deal
     on conflict do nothing
     returning id, created_at
   ), sender as (
-    select username, full_name from users where id = $2::int
-  ), burst as (
-    insert into notifications (user_id, kind, deal_id, actor_id, message)
-    select distinct recipient.user_id, 'message', $1::int, $2::int, format($5::text, sender.username, deal.title)
-      from inserted, deal, sender,
-           unnest(array[deal.creator_id, deal.counterpart_id, deal.dealmaker_id]) as recipient(user_id)
-     where recipient.user_id is not null and recipient.user_id <> $2::int
-       and not exists (select 1 from notifications unread_chat
-                        where unread_chat.user_id = recipient.user_id and unread_chat.deal_id = $1::int
-                          and unread_chat.actor_id = $2::int and unread_chat.kind = 'message'
-                          and unread_chat.read_at is null)
-    on conflict (user_id, deal_id, actor_id) where kind = 'message' and read_at is null do nothing
-    returning id, user_id, message, created_at
-  )
-  select deal.creator_id, deal.counterpart_id, deal.dealmaker_id, inserted.id, inserted.created_at,
-         sender.username, sender.full_name,
-         (select coalesce(json_agg(json_build_object(
-                   'id', burst.id, 'userId', burst.user_id, 'message', burst.message, 'createdAt', burst.created_at,
-                   'unreadCount', 1 + (select count(*) from notifications unread
-                                        where unread.user_id = burst.user_id and unread.read_at is null))), '[]')
-            from burst) as notices
+    select username, full_name from users where id = $senderId::int
+  ), ${part!.ctes}
+  select inserted.id, inserted.created_at as "createdAt", sender.username, sender.full_name as "fullName",
+         (select coalesce(json_agg(carried), '[]') from ${part!.name} carried) as alongside
     from deal
     left join inserted on true
-    left join sender on true`;
-
-type SentNoticeJson = { id: number; userId: number; message: string; createdAt: string; unreadCount: number };
+    left join sender on true`,
+  columns: {
+    id: 'int4?',
+    createdAt: 'timestamptz?',
+    username: 'text',
+    fullName: 'text',
+    alongside: 'alongside',
+  },
+});
 
 export const messagesRepository = {
   /**
-   * Stores a message in one statement: the deal is share-locked (a delete or a
-   * leave waits for the insert, a concurrent send does not), the sender must
-   * be one of its participants, and a clientId the sender already used on the
-   * deal stores nothing (the caller then answers with the stored message).
+   * Stores a message and the notifications that come `alongside` in one statement, unless the deal
+   * changed since the service saw it; a clientId the sender already used on the deal stores nothing
+   * (the answer is then the stored message).
    */
-  async send(
+  async send<Notice>(
     db: DbOrTx,
-    input: {
-      dealId: number;
-      senderId: number;
-      content: string;
-      clientId: string | null;
-      noticeFormat: string;
-    },
-  ): Promise<SendOutcome> {
-    const [row] = await executeNamed<Record<string, string | number | Date | SentNoticeJson[] | null>>(
+    input: { deal: DealSeen; senderId: number; content: string; clientId: string | null },
+    notices: Alongside<Notice>,
+  ): Promise<SendOutcome<Notice>> {
+    const { deal, senderId, content, clientId } = input;
+    const [row] = await executeNamed(
       db,
-      'message_send',
-      sendMessageSql,
-      [input.dealId, input.senderId, input.content, input.clientId, input.noticeFormat],
+      sendMessage,
+      {
+        dealId: deal.id,
+        creatorId: deal.creatorId,
+        counterpartId: deal.counterpartId,
+        dealmakerId: deal.dealmakerId,
+        title: deal.title,
+        senderId,
+        content,
+        clientId,
+      },
+      notices,
     );
-    if (!row) return { status: 'no-deal' };
-    const participantIds = [row.creator_id, row.counterpart_id, row.dealmaker_id]
-      .filter((id) => id !== null)
-      .map(Number);
-    if (!participantIds.includes(input.senderId)) return { status: 'not-participant' };
-    if (row.id === null) {
-      const stored = await this.findByClientId(db, input.dealId, input.senderId, input.clientId!);
-      return { status: 'repeated', message: stored, participantIds, notices: [] };
+    if (!row) return { status: 'changed' };
+    if (row.id === null || row.createdAt === null) {
+      return { status: 'repeated', message: await this.findByClientId(db, deal.id, senderId, clientId!) };
     }
     return {
       status: 'sent',
-      participantIds,
-      notices: (row.notices as SentNoticeJson[]).map((notice) => ({
-        ...notice,
-        createdAt: new Date(notice.createdAt),
-      })),
+      notices: row.alongside,
       message: {
-        message: {
-          id: Number(row.id),
-          dealId: input.dealId,
-          senderId: input.senderId,
-          content: input.content,
-          clientId: input.clientId,
-          createdAt: new Date(row.created_at as string | Date),
-        },
-        username: String(row.username),
-        fullName: String(row.full_name),
+        message: { id: row.id, dealId: deal.id, senderId, content, clientId, createdAt: row.createdAt },
+        username: row.username,
+        fullName: row.fullName,
       },
     };
   },

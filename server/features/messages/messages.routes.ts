@@ -23,11 +23,11 @@ export const messagesRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { body: sendMessageSchema, response: { 201: messageSchema, 429: errorBodySchema } },
     },
     async (request, reply) => {
-      const { id } = currentUser(request);
+      const sender = currentUser(request);
       // The hot path: one limiter call (in memory, or one Redis round trip), no database query; counted
       // before the message is stored, so a refused one reaches nobody.
-      await rateLimits.consume(['messagesPerUser', String(id)]);
-      return reply.status(201).send(await messages.send(id, request.body));
+      await rateLimits.consume(['messagesPerUser', String(sender.id)]);
+      return reply.status(201).send(await messages.send(sender, request.body));
     },
   );
 

@@ -1,17 +1,18 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { NewMessage, UnreadMessages } from '../../../contract/messages';
 import type { DealAccess } from '../../core/deal/deal-access';
+import { requireParticipant } from '../../core/deal/deal-policy';
 import { participantIds } from '../../core/deal/deal-roles';
 import type { Db } from '../../db/client';
+import type { DealRow } from '../../db/schema';
 import { runCommittedEffects, type Transact } from '../../db/transaction';
-import { forbidden, notFound } from '../../lib/errors';
 import type { EventPublisher } from '../../lib/events';
 import type { NotificationsService } from '../notifications/notifications.service';
 import { presentMessage } from './messages.presenter';
 import { messagesRepository } from './messages.repository';
 
-/** A chat notification's text: the sender's username, then the deal's title. */
-const chatNoticeFormat = '%s sent you a message on "%s".';
+/** How many (deal, sender) pairs `send` remembers. */
+const rememberedDeals = 10_000;
 
 /**
  * Deal chat (DESIGN.md §5 Messages): participants only; history oldest-first
@@ -31,39 +32,66 @@ export class MessagesService {
   /**
    * Stores the message and its chat notifications in one statement, committed on its own, then
    * publishes the message to the participants and delivers the notifications that are news.
+   *
+   * Only the deal's participants may send (deal-policy `requireParticipant`). The statement stores the
+   * message only while the deal still has the participants and title the policy was asked about, and
+   * holds them until it commits (messages.repository `send`); when they changed meanwhile, the deal is
+   * read again and the policy asked again. A sender's deal is remembered once the policy let them send
+   * (`sendersDeals`): their next message costs the statement alone, and a remembered deal that has
+   * changed since stores nothing.
    */
-  async send(senderId: number, input: NewMessage) {
-    const outcome = await messagesRepository.send(this.db, {
-      dealId: input.dealId,
-      senderId,
-      content: input.content,
-      clientId: input.clientId ?? null,
-      noticeFormat: chatNoticeFormat,
-    });
-    if (outcome.status === 'no-deal') throw notFound('Deal not found.');
-    if (outcome.status === 'not-participant')
-      throw forbidden('Only the participants of this deal can do this.');
-    const message = presentMessage(outcome.message!);
-    // A retry of a message already stored is answered with it and announces nothing new.
-    if (outcome.status !== 'sent') return message;
-    const afterStored = runCommittedEffects(this.log);
-    // To each participant's own room: only people on the deal ever receive its messages.
-    afterStored(() =>
-      this.events.publish({ users: outcome.participantIds }, 'message-updated', {
-        dealId: input.dealId,
-        messageData: message,
-        updateType: 'sent',
-      }),
-    );
-    afterStored(() =>
-      this.notifications.deliverStored(
-        outcome.notices.map(({ unreadCount, ...notice }) => ({
-          row: { ...notice, kind: 'message', dealId: input.dealId, actorId: senderId, readAt: null },
-          unreadCount,
-        })),
-      ),
-    );
-    return message;
+  async send(sender: { id: number; username: string }, input: NewMessage) {
+    const key = `${input.dealId}:${sender.id}`;
+    let deal = this.sendersDeals.get(key);
+    // Ends: the deal changed between the policy's answer and the statement, which takes someone's act each time.
+    for (;;) {
+      deal ??= await this.deals.find(input.dealId);
+      requireParticipant(deal, sender.id);
+      const outcome = await messagesRepository.send(
+        this.db,
+        { deal, senderId: sender.id, content: input.content, clientId: input.clientId ?? null },
+        this.notifications.chatBurst({
+          dealId: deal.id,
+          senderId: sender.id,
+          to: participantIds(deal),
+          text: `${sender.username} sent you a message on "${deal.title}".`,
+        }),
+      );
+      if (outcome.status === 'changed') {
+        this.sendersDeals.delete(key);
+        deal = undefined;
+        continue;
+      }
+      this.remember(key, deal);
+      const recipients = participantIds(deal);
+      const message = presentMessage(outcome.message!);
+      // A retry of a message already stored is answered with it and announces nothing new.
+      if (outcome.status !== 'sent') return message;
+      const afterStored = runCommittedEffects(this.log);
+      // To each participant's own room: only people on the deal ever receive its messages.
+      afterStored(() =>
+        this.events.publish({ users: recipients }, 'message-updated', {
+          dealId: input.dealId,
+          messageData: message,
+          updateType: 'sent',
+        }),
+      );
+      afterStored(() =>
+        this.notifications.deliverChatBurst({ dealId: input.dealId, senderId: sender.id }, outcome.notices),
+      );
+      return message;
+    }
+  }
+
+  /** Deals senders were let send on, by `dealId:senderId`: at most `rememberedDeals`, the oldest forgotten first. */
+  private readonly sendersDeals = new Map<string, DealRow>();
+
+  private remember(key: string, deal: DealRow) {
+    if (this.sendersDeals.has(key)) return;
+    if (this.sendersDeals.size >= rememberedDeals) {
+      this.sendersDeals.delete(this.sendersDeals.keys().next().value!);
+    }
+    this.sendersDeals.set(key, deal);
   }
 
   /**

@@ -1,6 +1,13 @@
 import { and, count, desc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { type Alongside, executeNamed } from '../../db/prepared';
+import {
+  type Alongside,
+  alongside,
+  defineStatement,
+  defineStatementPart,
+  executeNamed,
+  type PartRow,
+} from '../../db/prepared';
 import { type NotificationRow, notificationEmailSettings, notifications, users } from '../../db/schema';
 
 export type NewNotification = {
@@ -12,47 +19,100 @@ export type NewNotification = {
 };
 
 /**
- * `insert`: the rows, then each recipient's unread count. The statement's snapshot sees what this
- * transaction wrote before it but not the rows it inserts itself, hence the second count. `alongside`
- * is another change's data-modifying CTE, whose parameters come first.
+ * `insert`'s statement: the rows, then each recipient's unread count. The statement's snapshot sees what
+ * this transaction wrote before it but not the rows it inserts itself, hence the second count. It
+ * carries the change the notifications tell of when that comes as a part (the timeline's entry:
+ * timeline.repository `entryAlongside`).
  */
-const insertSql = (alongside?: Alongside) => {
-  const p = (alongside?.values.length ?? 0) + 1;
-  return `
-  with ${alongside ? `${alongside.cte}, ` : ''}inserted as (
+const insertNotifications = defineStatement({
+  name: 'notifications_insert',
+  params: { userIds: 'int4[]', kinds: 'text[]', dealIds: 'int4?[]', actorIds: 'int4?[]', messages: 'text[]' },
+  alone: true,
+  text: (part) => `
+  with ${part ? `${part.ctes}, ` : ''}inserted as (
     insert into notifications (user_id, kind, deal_id, actor_id, message)
-    select * from unnest($${p}::int[], $${p + 1}::text[], $${p + 2}::int[], $${p + 3}::int[], $${p + 4}::text[])
+    select * from unnest($userIds::int[], $kinds::text[], $dealIds::int[], $actorIds::int[], $messages::text[])
     returning id, user_id, kind, deal_id, actor_id, message, created_at
   )
-  select inserted.*,
+  select inserted.id, inserted.user_id as "userId", inserted.kind, inserted.deal_id as "dealId",
+         inserted.actor_id as "actorId", inserted.message, inserted.created_at as "createdAt",
          (select count(*) from notifications earlier
            where earlier.user_id = inserted.user_id and earlier.read_at is null)::int
-         + (select count(*) from inserted mine where mine.user_id = inserted.user_id)::int as unread_count
+         + (select count(*) from inserted mine where mine.user_id = inserted.user_id)::int as "unreadCount"
     from inserted
-   order by inserted.id`;
-};
-const plainInsertSql = insertSql();
-/** The combined statements' text, built once per statement name (the text is the same on every call). */
-const combinedInsertSql = new Map<string, string>();
-const insertSqlWith = (alongside: Alongside) => {
-  let text = combinedInsertSql.get(alongside.statement);
-  if (text === undefined) {
-    text = insertSql(alongside);
-    combinedInsertSql.set(alongside.statement, text);
-  }
-  return text;
-};
+   order by inserted.id`,
+  columns: {
+    id: 'int8',
+    userId: 'int4',
+    kind: 'text',
+    dealId: 'int4?',
+    actorId: 'int4?',
+    message: 'text',
+    createdAt: 'timestamptz',
+    unreadCount: 'int4',
+  },
+});
 
-type StoredRow = {
-  id: string | number;
-  user_id: number;
-  kind: string;
-  deal_id: number | null;
-  actor_id: number | null;
-  message: string;
-  created_at: Date | string;
-  unread_count: number;
-};
+/**
+ * The chat notifications of a message, carried by the statement that stores it (messages.repository
+ * `send`), written only when it stored the message (its `inserted` CTE has the row). A chat
+ * notification is kept per (recipient, deal, sender) burst: while the recipient has not read it, later
+ * messages add nothing (it tells of the first unread message). An unread one is looked up first
+ * (cheaper than a conflicting insert), and the conflict, two first messages at once, does nothing
+ * rather than refresh the row: an update would lock it until the commit, and a sender's messages would
+ * wait on each other. A new notification's unread count is the count in the statement's snapshot, which
+ * cannot see the row just inserted, plus that row.
+ */
+const chatBurst = defineStatementPart({
+  name: 'chat_burst',
+  host: 'message_send',
+  params: { recipients: 'int4[]', dealId: 'int4', actorId: 'int4', message: 'text' },
+  text: `
+  chat_burst_inserted as (
+    insert into notifications (user_id, kind, deal_id, actor_id, message)
+    select recipient.user_id, 'message', $dealId::int, $actorId::int, $message::text
+      from inserted, unnest($recipients::int[]) as recipient(user_id)
+     where not exists (select 1 from notifications unread_chat
+                        where unread_chat.user_id = recipient.user_id and unread_chat.deal_id = $dealId::int
+                          and unread_chat.actor_id = $actorId::int and unread_chat.kind = 'message'
+                          and unread_chat.read_at is null)
+    on conflict (user_id, deal_id, actor_id) where kind = 'message' and read_at is null do nothing
+    returning id, user_id, message, created_at
+  ), chat_burst as (
+    select burst.id, burst.user_id as "userId", burst.message, burst.created_at as "createdAt",
+           1 + (select count(*) from notifications unread
+                 where unread.user_id = burst.user_id and unread.read_at is null)::int as "unreadCount"
+      from chat_burst_inserted burst
+  )`,
+  columns: { id: 'int8', userId: 'int4', message: 'text', createdAt: 'timestamptz', unreadCount: 'int4' },
+});
+
+/** A chat notification the message's statement stored (the first of a burst), with its recipient's unread count. */
+export type StoredChatNotice = PartRow<typeof chatBurst>;
+
+const unreadCounts = defineStatement({
+  name: 'notifications_unread_counts',
+  params: { userIds: 'int4[]' },
+  text: 'select user_id as "userId", count(*)::int as count from notifications where user_id = any($userIds::int[]) and read_at is null group by user_id',
+  columns: { userId: 'int4', count: 'int4' },
+});
+
+const claimHourlyMail = defineStatement({
+  name: 'notification_mail_claim',
+  params: { userId: 'int4', kind: 'text', dealKey: 'int4' },
+  text: `
+  with claimed as (
+    insert into notification_emails_sent (user_id, kind, deal_key, sent_at)
+    select $userId::int, $kind::text, $dealKey::int, now()
+     where not exists (select from notification_email_settings off
+                        where off.user_id = $userId::int and off.kind = $kind::text and not off.enabled)
+    on conflict (user_id, kind, deal_key) do update set sent_at = now()
+     where notification_emails_sent.sent_at <= now() - interval '1 hour'
+    returning user_id
+  )
+  select users.email, users.full_name as "fullName" from claimed join users on users.id = claimed.user_id`,
+  columns: { email: 'text', fullName: 'text' },
+});
 
 const notificationView = {
   notification: notifications,
@@ -69,45 +129,34 @@ export const notificationsRepository = {
   async insert(
     db: DbOrTx,
     rows: NewNotification[],
-    alongside?: Alongside,
+    entry?: Alongside,
   ): Promise<Array<NotificationRow & { unreadCount: number }>> {
-    if (rows.length === 0 && !alongside) return [];
-    const values = [
-      rows.map((row) => row.userId),
-      rows.map((row) => row.kind),
-      rows.map((row) => row.dealId),
-      rows.map((row) => row.actorId),
-      rows.map((row) => row.message),
-    ];
-    const stored = alongside
-      ? await executeNamed<StoredRow>(db, alongside.statement, insertSqlWith(alongside), [
-          ...alongside.values,
-          ...values,
-        ])
-      : await executeNamed<StoredRow>(db, 'notifications_insert', plainInsertSql, values);
-    return stored.map((row) => ({
-      id: Number(row.id),
-      userId: row.user_id,
-      kind: row.kind,
-      dealId: row.deal_id,
-      actorId: row.actor_id,
-      message: row.message,
-      createdAt: new Date(row.created_at),
-      readAt: null,
-      unreadCount: row.unread_count,
-    }));
+    if (rows.length === 0 && !entry) return [];
+    const stored = await executeNamed(
+      db,
+      insertNotifications,
+      {
+        userIds: rows.map((row) => row.userId),
+        kinds: rows.map((row) => row.kind),
+        dealIds: rows.map((row) => row.dealId),
+        actorIds: rows.map((row) => row.actorId),
+        messages: rows.map((row) => row.message),
+      },
+      entry,
+    );
+    return stored.map((row) => ({ ...row, readAt: null }));
+  },
+
+  /** A chat message's notifications, for the statement that stores the message to carry. */
+  chatBurst(burst: { dealId: number; actorId: number; recipients: number[]; message: string }) {
+    return alongside(chatBurst, burst);
   },
 
   /** The unread count of each of these users. */
   async unreadCounts(db: DbOrTx, userIds: number[]): Promise<Map<number, number>> {
     if (userIds.length === 0) return new Map();
-    const rows = await executeNamed<{ userId: number; count: number }>(
-      db,
-      'notifications_unread_counts',
-      'select user_id as "userId", count(*)::int as count from notifications where user_id = any($1::int[]) and read_at is null group by user_id',
-      [userIds],
-    );
-    return new Map(rows.map((row) => [row.userId, Number(row.count)]));
+    const rows = await executeNamed(db, unreadCounts, { userIds });
+    return new Map(rows.map((row) => [row.userId, row.count]));
   },
 
   /** A user's notifications, newest first. */
@@ -192,21 +241,7 @@ export const notificationsRepository = {
     kind: string,
     dealId: number | null,
   ): Promise<{ email: string; fullName: string } | undefined> {
-    const [recipient] = await executeNamed<{ email: string; fullName: string }>(
-      db,
-      'notification_mail_claim',
-      `with claimed as (
-         insert into notification_emails_sent (user_id, kind, deal_key, sent_at)
-         select $1::int, $2::text, $3::int, now()
-          where not exists (select from notification_email_settings off
-                             where off.user_id = $1::int and off.kind = $2::text and not off.enabled)
-         on conflict (user_id, kind, deal_key) do update set sent_at = now()
-          where notification_emails_sent.sent_at <= now() - interval '1 hour'
-         returning user_id
-       )
-       select users.email, users.full_name as "fullName" from claimed join users on users.id = claimed.user_id`,
-      [userId, kind, dealId ?? 0],
-    );
+    const [recipient] = await executeNamed(db, claimHourlyMail, { userId, kind, dealKey: dealId ?? 0 });
     return recipient;
   },
 };

@@ -17,7 +17,11 @@ import { notFound } from '../../lib/errors';
 import type { EventPublisher } from '../../lib/events';
 import type { Mailer } from '../../lib/mail';
 import { presentNotification } from './notifications.presenter';
-import { type NewNotification, notificationsRepository } from './notifications.repository';
+import {
+  type NewNotification,
+  notificationsRepository,
+  type StoredChatNotice,
+} from './notifications.repository';
 
 /** Users a change concerns, as services name them: a deal's empty seats (null) are nobody. */
 export type Notice = { to: Array<number | null | undefined>; kind: NotificationKind; message: string };
@@ -76,9 +80,33 @@ export class NotificationsService {
     });
   }
 
-  /** Delivers notifications another feature stored with its own change (a chat message stores its notices itself). */
-  deliverStored(stored: Array<{ row: NotificationRow; unreadCount: number }>) {
-    for (const { row, unreadCount } of stored) this.deliver(row, unreadCount);
+  /**
+   * The notifications of a chat message, for the statement that stores the message to carry
+   * (messages.repository `send`): to each of `to` but the sender, stored only with the message, and
+   * only the first of an unread burst (notifications.repository `chatBurst`).
+   */
+  chatBurst(message: {
+    dealId: number;
+    senderId: number;
+    to: number[];
+    text: string;
+  }): Alongside<StoredChatNotice> {
+    return notificationsRepository.chatBurst({
+      dealId: message.dealId,
+      actorId: message.senderId,
+      recipients: [...new Set(message.to)].filter((userId) => userId !== message.senderId),
+      message: message.text,
+    });
+  }
+
+  /** Delivers the chat notifications a message's statement stored with it, once it has committed. */
+  deliverChatBurst(message: { dealId: number; senderId: number }, stored: StoredChatNotice[]) {
+    for (const { unreadCount, ...notice } of stored) {
+      this.deliver(
+        { ...notice, kind: 'message', dealId: message.dealId, actorId: message.senderId, readAt: null },
+        unreadCount,
+      );
+    }
   }
 
   async list(userId: number, options: { limit: number; before?: number }): Promise<NotificationList> {

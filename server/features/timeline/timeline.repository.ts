@@ -1,6 +1,12 @@
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { type Alongside, executeNamed } from '../../db/prepared';
+import {
+  type Alongside,
+  alongside,
+  defineStatement,
+  defineStatementPart,
+  executeNamed,
+} from '../../db/prepared';
 
 export type NewDealEvent = {
   dealId: number;
@@ -23,29 +29,48 @@ export type TimelineRow = {
   fullName: string | null;
 };
 
-const insertSql =
-  'insert into deal_events (deal_id, kind, actor_id, message, details) values ($1, $2, $3, $4, $5)';
-const valuesOf = (event: NewDealEvent) => [
-  event.dealId,
-  event.kind,
-  event.actorId,
-  event.message,
-  event.details ?? null,
-];
+const entryParams = {
+  dealId: 'int4',
+  kind: 'text',
+  actorId: 'int4?',
+  message: 'text',
+  details: 'jsonb?',
+} as const;
+const entryInsert =
+  'insert into deal_events (deal_id, kind, actor_id, message, details) values ($dealId, $kind, $actorId, $message, $details)';
+const valuesOf = (event: NewDealEvent) => ({
+  dealId: event.dealId,
+  kind: event.kind,
+  actorId: event.actorId,
+  message: event.message,
+  details: event.details ?? null,
+});
+
+/** A prepared statement: every state change of a deal writes one, inside its transaction. */
+const insertEntry = defineStatement({
+  name: 'deal_event_insert',
+  params: entryParams,
+  text: entryInsert,
+  columns: {},
+});
+
+/** The same entry, carried by the statement that stores the change's notifications. */
+const entryPart = defineStatementPart({
+  name: 'deal_event',
+  host: 'notifications_insert',
+  params: entryParams,
+  text: `deal_event as (${entryInsert})`,
+});
 
 export const timelineRepository = {
   /** A prepared statement: every state change of a deal writes one, inside its transaction. */
   async insert(db: DbOrTx, event: NewDealEvent) {
-    await executeNamed(db, 'deal_event_insert', insertSql, valuesOf(event));
+    await executeNamed(db, insertEntry, valuesOf(event));
   },
 
   /** The same entry, written by the statement that stores the change's notifications. */
   insertAlongside(event: NewDealEvent): Alongside {
-    return {
-      statement: 'deal_event_with_notifications',
-      cte: `deal_event as (${insertSql})`,
-      values: valuesOf(event),
-    };
+    return alongside(entryPart, valuesOf(event));
   },
 
   /**

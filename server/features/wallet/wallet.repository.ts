@@ -1,6 +1,6 @@
 import { and, desc, eq, lt, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { executeNamed, prepared } from '../../db/prepared';
+import { defineStatement, executeNamed, prepared, type RowOf } from '../../db/prepared';
 import { requesterSettings } from '../../db/requester';
 import {
   ledgerTransfers,
@@ -17,108 +17,159 @@ const walletOf = prepared((db) =>
     .where(eq(wallets.userId, sql.placeholder('userId')))
     .prepare('wallet_of_user'),
 );
-/** The statement of `moveWallet` ($1 user, $2 delta, …), prepared once per connection. */
-const moveWalletSql = `
+/** `moveWallet`'s statement. */
+const moveWallet = defineStatement({
+  name: 'wallet_move',
+  params: {
+    userId: 'int4',
+    delta: 'int8',
+    depositedCents: 'int8',
+    withdrawnCents: 'int8',
+    maxBalanceCents: 'int8',
+    kind: 'text',
+    fromAccount: 'text',
+    toAccount: 'text',
+    amountCents: 'int8',
+    dealId: 'int4?',
+    historyType: 'text',
+    description: 'text',
+    actorId: 'text',
+    actorUsername: 'text',
+    address: 'text',
+  },
+  text: `
   with requester as (
     -- Names who moves the money for the audit log's trigger, so that the statement also stands alone
     -- (a deposit outside a transaction); inside one it repeats what BEGIN set.
-    select set_config('dealmaker.actor_id', $13::text, true) as actor_id,
-           set_config('dealmaker.actor_username', $14::text, true) as actor_username,
-           set_config('dealmaker.address', $15::text, true) as address
+    select set_config('dealmaker.actor_id', $actorId::text, true) as actor_id,
+           set_config('dealmaker.actor_username', $actorUsername::text, true) as actor_username,
+           set_config('dealmaker.address', $address::text, true) as address
   ), moved as (
     update wallets
-       set balance_cents = balance_cents + $2::bigint,
-           total_deposited_cents = total_deposited_cents + $3::bigint,
-           total_withdrawn_cents = total_withdrawn_cents + $4::bigint,
+       set balance_cents = balance_cents + $delta::bigint,
+           total_deposited_cents = total_deposited_cents + $depositedCents::bigint,
+           total_withdrawn_cents = total_withdrawn_cents + $withdrawnCents::bigint,
            updated_at = now()
-     where user_id = $1::int
-       and balance_cents + $2::bigint between 0 and $5::bigint
+     where user_id = $userId::int
+       and balance_cents + $delta::bigint between 0 and $maxBalanceCents::bigint
        and exists (select from requester)
     returning *
   ), transfer as (
     insert into ledger_transfers (kind, from_account, to_account, amount_cents, deal_id)
-    select $6::text, $7::text, $8::text, $9::bigint, $10::int
+    select $kind::text, $fromAccount::text, $toAccount::text, $amountCents::bigint, $dealId::int
       from moved
     returning id
   ), history as (
     insert into wallet_transactions (user_id, transfer_id, type, amount_cents, balance_after_cents, description, deal_id)
-    select $1::int, transfer.id, $11::text, $2::bigint, moved.balance_cents, $12::text, $10::int
+    select $userId::int, transfer.id, $historyType::text, $delta::bigint, moved.balance_cents, $description::text, $dealId::int
       from moved, transfer
     returning id, created_at, transfer_id
   )
-  select moved.balance_cents, moved.total_deposited_cents, moved.total_withdrawn_cents, moved.updated_at,
-         history.id as transaction_id, history.created_at, history.transfer_id
-    from moved, history`;
+  select moved.balance_cents as "balanceCents", moved.total_deposited_cents as "totalDepositedCents",
+         moved.total_withdrawn_cents as "totalWithdrawnCents", moved.updated_at as "updatedAt",
+         history.id as "transactionId", history.created_at as "createdAt", history.transfer_id as "transferId"
+    from moved, history`,
+  columns: movedColumns(),
+});
 
 /**
- * The statement of `depositMany` ($1 user, $2 amounts, $3 descriptions, $4 maximum balance, $5–$8 the
- * transfer's kind, accounts and history type, $9–$11 the requester): `moveWallet` for several deposits
- * into one wallet, in their order, each with its own transfer and history row and the balance right
- * after it. Nothing moves when there is no such wallet or the total would pass the maximum.
+ * `depositMany`'s statement: `moveWallet` for several deposits into one wallet, in their order, each
+ * with its own transfer and history row and the balance right after it. Nothing moves when there is no
+ * such wallet or the total would pass the maximum.
  */
-const depositManySql = `
+const depositMany = defineStatement({
+  name: 'wallet_deposit_many',
+  params: {
+    userId: 'int4',
+    amounts: 'int8[]',
+    descriptions: 'text[]',
+    maxBalanceCents: 'int8',
+    kind: 'text',
+    fromAccount: 'text',
+    toAccount: 'text',
+    historyType: 'text',
+    actorId: 'text',
+    actorUsername: 'text',
+    address: 'text',
+  },
+  text: `
   with requester as (
-    select set_config('dealmaker.actor_id', $9::text, true) as actor_id,
-           set_config('dealmaker.actor_username', $10::text, true) as actor_username,
-           set_config('dealmaker.address', $11::text, true) as address
+    select set_config('dealmaker.actor_id', $actorId::text, true) as actor_id,
+           set_config('dealmaker.actor_username', $actorUsername::text, true) as actor_username,
+           set_config('dealmaker.address', $address::text, true) as address
   ), items as (
     select item.amount, item.description, item.ord, nextval('ledger_transfers_id_seq') as transfer_id
-      from unnest($2::bigint[], $3::text[]) with ordinality as item(amount, description, ord)
+      from unnest($amounts::bigint[], $descriptions::text[]) with ordinality as item(amount, description, ord)
   ), moved as (
     update wallets
        set balance_cents = balance_cents + total.cents,
            total_deposited_cents = total_deposited_cents + total.cents,
            updated_at = now()
       from (select sum(amount)::bigint as cents from items) total
-     where user_id = $1::int
-       and balance_cents + total.cents <= $4::bigint
+     where user_id = $userId::int
+       and balance_cents + total.cents <= $maxBalanceCents::bigint
        and exists (select from requester)
     returning total.cents as total_cents, wallets.balance_cents, wallets.total_deposited_cents,
               wallets.total_withdrawn_cents, wallets.updated_at
   ), numbered as (
     -- What each deposit left behind it: the totals less the deposits that come after it.
-    select items.*, moved.*, sum(items.amount) over (order by items.ord) - moved.total_cents as after_delta
+    select items.*, moved.*, (sum(items.amount) over (order by items.ord))::bigint - moved.total_cents as after_delta
       from items, moved
   ), transfer as (
     insert into ledger_transfers (id, kind, from_account, to_account, amount_cents, deal_id)
-    select transfer_id, $5::text, $6::text, $7::text, amount, null from numbered
+    select transfer_id, $kind::text, $fromAccount::text, $toAccount::text, amount, null from numbered
   ), history as (
     insert into wallet_transactions (user_id, transfer_id, type, amount_cents, balance_after_cents, description, deal_id)
-    select $1::int, transfer_id, $8::text, amount, balance_cents + after_delta, description, null from numbered
+    select $userId::int, transfer_id, $historyType::text, amount, balance_cents + after_delta, description, null from numbered
     returning id, created_at, transfer_id
   )
-  select numbered.balance_cents + numbered.after_delta as balance_cents,
-         numbered.total_deposited_cents + numbered.after_delta as total_deposited_cents,
-         numbered.total_withdrawn_cents, numbered.updated_at,
-         history.id as transaction_id, history.created_at, history.transfer_id
+  select numbered.balance_cents + numbered.after_delta as "balanceCents",
+         numbered.total_deposited_cents + numbered.after_delta as "totalDepositedCents",
+         numbered.total_withdrawn_cents as "totalWithdrawnCents", numbered.updated_at as "updatedAt",
+         history.id as "transactionId", history.created_at as "createdAt", history.transfer_id as "transferId"
     from history join numbered using (transfer_id)
-   order by numbered.ord`;
+   order by numbered.ord`,
+  columns: movedColumns(),
+});
 
-/** The wallet and history row as a wallet statement answers them (`moveWallet`, `depositMany`). */
+/** What a wallet statement answers per movement (`moveWallet`, `depositMany`): the wallet after it and its history row. */
+function movedColumns() {
+  return {
+    balanceCents: 'int8',
+    totalDepositedCents: 'int8',
+    totalWithdrawnCents: 'int8',
+    updatedAt: 'timestamptz',
+    transactionId: 'int8',
+    createdAt: 'timestamptz',
+    transferId: 'int8',
+  } as const;
+}
+
+/** The wallet and history row as a wallet statement answers them. */
 function movedRow(
   userId: number,
-  row: Record<string, string | Date>,
+  row: RowOf<ReturnType<typeof movedColumns>>,
   history: { type: string; amountCents: number; description: string; dealId: number | null },
 ): { wallet: WalletRow; transaction: WalletTransactionRow } {
   const wallet: WalletRow = {
     userId,
-    balanceCents: Number(row.balance_cents),
-    totalDepositedCents: Number(row.total_deposited_cents),
-    totalWithdrawnCents: Number(row.total_withdrawn_cents),
-    updatedAt: new Date(row.updated_at!),
+    balanceCents: row.balanceCents,
+    totalDepositedCents: row.totalDepositedCents,
+    totalWithdrawnCents: row.totalWithdrawnCents,
+    updatedAt: row.updatedAt,
   };
   return {
     wallet,
     transaction: {
-      id: Number(row.transaction_id),
+      id: row.transactionId,
       userId,
-      transferId: Number(row.transfer_id),
+      transferId: row.transferId,
       type: history.type,
       amountCents: history.amountCents,
       balanceAfterCents: wallet.balanceCents,
       description: history.description,
       dealId: history.dealId,
-      createdAt: new Date(row.created_at!),
+      createdAt: row.createdAt,
     },
   };
 }
@@ -161,23 +212,23 @@ export const walletRepository = {
   ): Promise<{ wallet: WalletRow; transaction: WalletTransactionRow } | undefined> {
     const { userId, delta, transfer, history } = move;
     const requester = requesterSettings();
-    const [row] = await executeNamed<Record<string, string | Date>>(db, 'wallet_move', moveWalletSql, [
+    const [row] = await executeNamed(db, moveWallet, {
       userId,
       delta,
-      move.depositedCents,
-      move.withdrawnCents,
-      move.maxBalanceCents,
-      transfer.kind,
-      transfer.fromAccount,
-      transfer.toAccount,
-      transfer.amountCents,
-      transfer.dealId,
-      history.type,
-      history.description,
-      requester.actorId,
-      requester.actorUsername,
-      requester.address,
-    ]);
+      depositedCents: move.depositedCents,
+      withdrawnCents: move.withdrawnCents,
+      maxBalanceCents: move.maxBalanceCents,
+      kind: transfer.kind,
+      fromAccount: transfer.fromAccount,
+      toAccount: transfer.toAccount,
+      amountCents: transfer.amountCents,
+      dealId: transfer.dealId,
+      historyType: history.type,
+      description: history.description,
+      actorId: requester.actorId,
+      actorUsername: requester.actorUsername,
+      address: requester.address,
+    });
     if (!row) return undefined;
     return movedRow(userId, row, {
       type: history.type,
@@ -188,7 +239,7 @@ export const walletRepository = {
   },
 
   /**
-   * Several deposits into one wallet in one statement (`depositManySql`), answered in their order;
+   * Several deposits into one wallet in one statement (`depositMany`), answered in their order;
    * nothing, and nothing moves, when there is no such wallet or the total would pass the maximum.
    */
   async depositMany(
@@ -203,24 +254,19 @@ export const walletRepository = {
     },
   ): Promise<Array<{ wallet: WalletRow; transaction: WalletTransactionRow }> | undefined> {
     const { userId, deposits, transfer, requester } = move;
-    const rows = await executeNamed<Record<string, string | Date>>(
-      db,
-      'wallet_deposit_many',
-      depositManySql,
-      [
-        userId,
-        deposits.map((deposit) => deposit.amountCents),
-        deposits.map((deposit) => deposit.description),
-        move.maxBalanceCents,
-        transfer.kind,
-        transfer.fromAccount,
-        transfer.toAccount,
-        move.historyType,
-        requester.actorId,
-        requester.actorUsername,
-        requester.address,
-      ],
-    );
+    const rows = await executeNamed(db, depositMany, {
+      userId,
+      amounts: deposits.map((deposit) => deposit.amountCents),
+      descriptions: deposits.map((deposit) => deposit.description),
+      maxBalanceCents: move.maxBalanceCents,
+      kind: transfer.kind,
+      fromAccount: transfer.fromAccount,
+      toAccount: transfer.toAccount,
+      historyType: move.historyType,
+      actorId: requester.actorId,
+      actorUsername: requester.actorUsername,
+      address: requester.address,
+    });
     if (rows.length !== deposits.length) return undefined;
     return rows.map((row, i) =>
       movedRow(userId, row, {
