@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatMoney, formatSignedMoney } from './money';
+import { formatMoney, formatSignedMoney, typedAmount } from './money';
 
 describe('money formatting', () => {
   it('shows dollars with exactly two decimals and grouping', () => {
@@ -25,5 +25,17 @@ describe('money formatting', () => {
     expect(formatSignedMoney(10, 'out')).toBe('\u2212$10.00');
     expect(formatSignedMoney(-2.5, 'out')).toBe('\u2212$2.50');
     expect(formatSignedMoney(5250, 'out')).toBe('\u2212$5,250.00');
+  });
+});
+
+describe('typedAmount', () => {
+  it('gives the dollars of an amount as a person types it', () => {
+    expect(typedAmount('20')).toBe(20);
+    expect(typedAmount(' $1,000.5 ')).toBe(1000.5);
+    expect(typedAmount('.05')).toBe(0.05);
+  });
+
+  it('leaves what is no amount as typed, for the schema to refuse', () => {
+    for (const text of ['', 'abc', '1e3', '-5', '1.234', '1,5']) expect(typedAmount(text)).toBe(text);
   });
 });

@@ -1,4 +1,10 @@
-import { amountToCents, formatUsdCents, minusSign } from '../../contract/money';
+import {
+  amountToCents,
+  centsToDollars,
+  formatUsdCents,
+  minusSign,
+  typedAmountToCents,
+} from '../../contract/money';
 
 /** A dollar amount from the API (a number with at most 2 decimals) as '$1,234.50'; negatives '−$50.00'. */
 export function formatMoney(amount: number): string {
@@ -16,4 +22,14 @@ function toCents(amount: number): number {
   if (!Number.isFinite(value)) return 0;
   const cents = amountToCents(value);
   return cents === 0 ? 0 : cents;
+}
+
+/**
+ * An amount as a person typed it ("1,000.50", "$20", ".5"), for the contract's money schema of the
+ * request: its dollars when typedAmountToCents reads it, else the text itself, which the schema then
+ * refuses in its own words.
+ */
+export function typedAmount(text: string): number | string {
+  const cents = typedAmountToCents(text);
+  return cents === null ? text : centsToDollars(cents);
 }

@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { serverReason } from './api';
+import type { FormCheck } from './form-check';
 
 type Send<Input> = (
   input: Input,
@@ -7,8 +8,8 @@ type Send<Input> = (
 ) => void;
 
 type CheckedSubmitOptions<Input> = {
-  /** What is missing (shown as the form's problem, nothing is sent), or the input to send. */
-  check: () => { problem: string } | { input: Input };
+  /** The form's input checked (by the contract's schema, checkWith): what to send, or what is wrong. */
+  check: () => FormCheck<Input>;
   /** Sends the call, e.g. a mutation's `mutate`. */
   send: Send<Input>;
   /** The form is over: true after the call succeeded. */
@@ -19,9 +20,12 @@ type CheckedSubmitOptions<Input> = {
   failureLog: string;
 };
 
+type Refused = Extract<FormCheck<unknown>, { ok: false }>;
+
 /**
  * The submit of a small form that sends one call: check first, then send; success ends the form, a
- * refusal is logged and handed on. `problem` is what the form shows until the user fixes it.
+ * refusal is logged and handed on. What the check refused (`problem`, the first message; `problems`,
+ * by field) is what the form shows until the user fixes it (`clearProblem`) or submits again.
  */
 export function useCheckedSubmit<Input>({
   check,
@@ -30,16 +34,16 @@ export function useCheckedSubmit<Input>({
   onFailed,
   failureLog,
 }: CheckedSubmitOptions<Input>) {
-  const [problem, setProblem] = useState<string | null>(null);
+  const [refused, setRefused] = useState<Refused | null>(null);
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const checked = check();
-    if ('problem' in checked) {
-      setProblem(checked.problem);
+    if (!checked.ok) {
+      setRefused(checked);
       return;
     }
-    setProblem(null);
-    send(checked.input, {
+    setRefused(null);
+    send(checked.value, {
       onSuccess: () => onDone(true),
       onError: (error) => {
         console.error(failureLog, error);
@@ -47,5 +51,10 @@ export function useCheckedSubmit<Input>({
       },
     });
   };
-  return { problem, setProblem, submit };
+  return {
+    problem: refused?.problem ?? null,
+    problems: refused?.problems ?? {},
+    clearProblem: () => setRefused(null),
+    submit,
+  };
 }

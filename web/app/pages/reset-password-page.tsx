@@ -1,11 +1,13 @@
 import { type FormEvent, useState } from 'react';
 import { Link, useParams } from 'react-router';
+import { resetPasswordSchema } from '../../../contract/auth';
 import { limits } from '../../../contract/limits';
 import { Alert } from '../../components/ui/alert';
 import { Button, buttonClasses } from '../../components/ui/button';
 import { TextField } from '../../components/ui/input';
 import { useAuth, useAuthDialog, useResetPassword } from '../../features/auth';
 import { errorMessage } from '../../lib/api';
+import { checkWith } from '../../lib/form-check';
 import { sameUser } from '../../lib/same-user';
 import { AuthPageFrame } from './auth-page-frame';
 
@@ -20,14 +22,16 @@ export function ResetPasswordPage() {
   const [newPassword, setNewPassword] = useState('');
   const [confirmPassword, setConfirmPassword] = useState('');
   const [mismatch, setMismatch] = useState(false);
+  // What the contract's schema refused at the last submit.
+  const [problem, setProblem] = useState<string | null>(null);
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (newPassword !== confirmPassword) {
-      setMismatch(true);
-      return;
-    }
-    setMismatch(false);
+    const differs = newPassword !== confirmPassword;
+    const checked = checkWith(resetPasswordSchema, { newPassword });
+    setMismatch(differs);
+    setProblem(differs || checked.ok ? null : checked.problem);
+    if (differs || !checked.ok) return;
     reset.mutate(
       { username, token, newPassword },
       {
@@ -77,6 +81,7 @@ export function ResetPasswordPage() {
         <TextField
           label="New Password"
           hint={`At least ${limits.password.min} characters.`}
+          error={problem ?? undefined}
           type="password"
           name="newPassword"
           autoComplete="new-password"

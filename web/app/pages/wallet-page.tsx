@@ -1,5 +1,5 @@
 import { limits } from '../../../contract/limits';
-import { dollarsToCents } from '../../../contract/money';
+import { amountToCents, formatUsdCents } from '../../../contract/money';
 import { PageContainer, PageHeader } from '../../components/ui/page-header';
 import {
   depositSuccess,
@@ -11,12 +11,12 @@ import {
 } from '../../features/wallet';
 import { formatMoney } from '../../lib/money';
 
-const maxDeposit = formatMoney(limits.depositCents.max / 100);
+const maxDeposit = formatUsdCents(limits.depositCents.max);
 
 /** /deposit: the signed-in user's wallet, its deposits and withdrawals, and its history (spec §2 Wallet page). */
 export function WalletPage() {
   const wallet = useWallet();
-  const balanceCents = wallet.data ? (dollarsToCents(wallet.data.balance) ?? 0) : null;
+  const balanceCents = wallet.data ? amountToCents(wallet.data.balance) : null;
 
   return (
     <PageContainer className="space-y-6">

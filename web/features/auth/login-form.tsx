@@ -5,8 +5,10 @@ import { KeyIcon } from '../../components/ui/icons';
 import { Checkbox, TextField } from '../../components/ui/input';
 import { LoadingState } from '../../components/ui/spinner';
 import { errorMessage } from '../../lib/api';
+import { checkWith } from '../../lib/form-check';
 import { passkeysSupported } from '../../lib/passkeys';
 import { useAuth } from './auth-context';
+import { loadAuthSchemas, usePreloadedAuthSchemas } from './auth-schemas';
 import { ResetRequestDialog } from './reset-request-dialog';
 import { isUnverifiedEmail, signInProblem, useSignInFlow } from './use-sign-in';
 
@@ -65,18 +67,27 @@ function PasswordStep({
   const [rememberMe, setRememberMe] = useState(true);
   const [resetOpen, setResetOpen] = useState(false);
   const [resendOpen, setResendOpen] = useState(false);
+  // What the contract's schema refused at the last submit.
+  const [problem, setProblem] = useState<string | null>(null);
+  usePreloadedAuthSchemas();
 
-  const submit = (event: FormEvent<HTMLFormElement>) => {
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    login.mutate({ username: username.trim(), password });
+    const credentials = { username, password };
+    const schemas = await loadAuthSchemas();
+    const checked = schemas && checkWith(schemas.loginRequestSchema, credentials);
+    setProblem(checked && !checked.ok ? checked.problem : null);
+    if (checked && !checked.ok) return;
+    login.mutate(checked ? checked.value : credentials);
   };
 
   return (
     <>
-      <form onSubmit={submit} className="space-y-4">
+      <form onSubmit={(event) => void submit(event)} className="space-y-4">
         {notice && <Alert variant="success">{notice}</Alert>}
         {!notice && signOutMessage && <Alert variant="info">{signOutMessage}</Alert>}
         {flow.restartReason && <Alert variant="error">{flow.restartReason}</Alert>}
+        {problem && <Alert variant="error">{problem}</Alert>}
         {login.isError && <Alert variant="error">{errorMessage(login.error, 'Login failed')}</Alert>}
         {login.isError && isUnverifiedEmail(login.error) && (
           <Button variant="link" className="text-sm" onClick={() => setResendOpen(true)}>

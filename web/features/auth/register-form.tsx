@@ -4,7 +4,9 @@ import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { TextField } from '../../components/ui/input';
 import { ApiError, errorMessage } from '../../lib/api';
+import { checkWith } from '../../lib/form-check';
 import { useRegister } from './auth-api';
+import { loadAuthSchemas, usePreloadedAuthSchemas } from './auth-schemas';
 
 type RegisterFormProps = {
   /** Called with the message to show (the server's, else 'Registration successful!') and the new username. */
@@ -17,19 +19,28 @@ export function RegisterForm({ onSuccess }: RegisterFormProps) {
   const [email, setEmail] = useState('');
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
+  // What the contract's schema refused at the last submit, by field.
+  const [problems, setProblems] = useState<Partial<Record<string, string>>>({});
+  usePreloadedAuthSchemas();
 
-  const submit = (event: FormEvent<HTMLFormElement>) => {
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const body = { full_name: fullName.trim(), email: email.trim(), username: username.trim(), password };
+    const input = { full_name: fullName, email, username, password };
+    const schemas = await loadAuthSchemas();
+    const checked = schemas && checkWith(schemas.registerRequestSchema, input);
+    setProblems(checked && !checked.ok ? checked.problems : {});
+    if (checked && !checked.ok) return;
+    const body = checked ? checked.value : input;
     register.mutate(body, {
       onSuccess: (answer) => onSuccess(answer?.message || 'Registration successful!', body.username),
     });
   };
 
-  const fieldErrors = register.error instanceof ApiError ? (register.error.fieldErrors ?? {}) : {};
+  const serverErrors = register.error instanceof ApiError ? (register.error.fieldErrors ?? {}) : {};
+  const fieldErrors = { ...serverErrors, ...problems };
 
   return (
-    <form onSubmit={submit} className="space-y-4">
+    <form onSubmit={(event) => void submit(event)} className="space-y-4">
       {register.isError && (
         <Alert variant="error">{errorMessage(register.error, 'Registration failed')}</Alert>
       )}

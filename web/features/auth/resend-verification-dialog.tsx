@@ -1,9 +1,11 @@
 import { type FormEvent, useState } from 'react';
+import { resendVerificationSchema } from '../../../contract/security';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Dialog } from '../../components/ui/dialog';
 import { TextField } from '../../components/ui/input';
 import { errorMessage } from '../../lib/api';
+import { checkWith } from '../../lib/form-check';
 import { useResendVerification } from './auth-api';
 
 type ResendVerificationDialogProps = { open: boolean; onOpenChange: (open: boolean) => void };
@@ -26,10 +28,14 @@ export function ResendVerificationDialog({ open, onOpenChange }: ResendVerificat
 function ResendForm({ onDismiss }: { onDismiss: () => void }) {
   const resend = useResendVerification();
   const [email, setEmail] = useState('');
+  // What the contract's schema refused at the last submit.
+  const [problem, setProblem] = useState<string | null>(null);
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    resend.mutate(email.trim());
+    const checked = checkWith(resendVerificationSchema, { email });
+    setProblem(checked.ok ? null : checked.problem);
+    if (checked.ok) resend.mutate(checked.value.email);
   };
 
   return (
@@ -44,6 +50,7 @@ function ResendForm({ onDismiss }: { onDismiss: () => void }) {
       )}
       <TextField
         label="Email"
+        error={problem ?? undefined}
         type="email"
         name="email"
         autoComplete="email"

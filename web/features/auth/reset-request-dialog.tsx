@@ -4,7 +4,9 @@ import { Button } from '../../components/ui/button';
 import { Dialog } from '../../components/ui/dialog';
 import { TextField } from '../../components/ui/input';
 import { errorMessage } from '../../lib/api';
+import { checkWith } from '../../lib/form-check';
 import { useRequestPasswordReset } from './auth-api';
+import { loadAuthSchemas, usePreloadedAuthSchemas } from './auth-schemas';
 
 type ResetRequestDialogProps = {
   open: boolean;
@@ -34,11 +36,18 @@ function ResetRequestForm({ defaultEmail, onDismiss }: { defaultEmail: string; o
   const request = useRequestPasswordReset();
   const [email, setEmail] = useState(defaultEmail);
   const [result, setResult] = useState<Result | null>(null);
+  // What the contract's schema refused at the last submit.
+  const [problem, setProblem] = useState<string | null>(null);
+  usePreloadedAuthSchemas();
 
-  const submit = (event: FormEvent<HTMLFormElement>) => {
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     setResult(null);
-    request.mutate(email.trim(), {
+    const schemas = await loadAuthSchemas();
+    const checked = schemas && checkWith(schemas.resetRequestSchema, { email });
+    setProblem(checked && !checked.ok ? checked.problem : null);
+    if (checked && !checked.ok) return;
+    request.mutate(checked ? checked.value.email : email, {
       onSuccess: (answer) =>
         setResult(
           answer.success
@@ -54,10 +63,11 @@ function ResetRequestForm({ defaultEmail, onDismiss }: { defaultEmail: string; o
   };
 
   return (
-    <form onSubmit={submit} className="space-y-4">
+    <form onSubmit={(event) => void submit(event)} className="space-y-4">
       {result && <Alert variant={result.kind}>{result.text}</Alert>}
       <TextField
         label="Email"
+        error={problem ?? undefined}
         type="email"
         name="email"
         autoComplete="email"

@@ -25,14 +25,22 @@ const intro = {
 export function SecondStepForm({ challenge, onSignedIn, onExpired, onBack }: SecondStepFormProps) {
   const step = useSecondStep(challenge, { onSignedIn, onExpired });
   const [value, setValue] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
   const titleId = useId();
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (!step.busy) step.submit.mutate(value);
+    if (step.busy) return;
+    const refused = step.problemWith(value);
+    setProblem(refused);
+    if (!refused) step.submit.mutate(value);
+  };
+  const change = (next: string) => {
+    setValue(next);
+    setProblem(null);
   };
   const switchKind = () => {
-    setValue('');
+    change('');
     step.switchKind();
   };
 
@@ -48,7 +56,7 @@ export function SecondStepForm({ challenge, onSignedIn, onExpired, onBack }: Sec
       {step.error ? (
         <Alert variant="error">{signInProblem(step.error, 'That did not work. Please try again.')}</Alert>
       ) : null}
-      <FactorCodeField kind={step.kind} value={value} onChange={setValue} focus />
+      <FactorCodeField kind={step.kind} value={value} onChange={change} error={problem ?? undefined} focus />
       <Button type="submit" size="lg" className="w-full" loading={step.submit.isPending}>
         {step.submit.isPending ? 'Verifying...' : 'Verify'}
       </Button>

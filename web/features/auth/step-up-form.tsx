@@ -13,6 +13,7 @@ import { useStepUpForm } from './use-step-up-form';
 export function StepUpForm({ onConfirmed, onCancel }: { onConfirmed: () => void; onCancel: () => void }) {
   const form = useStepUpForm(onConfirmed);
   const [value, setValue] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
 
   if (form.status.isPending) return <LoadingState label="Loading your sign-in methods..." className="py-6" />;
   if (form.status.isError || !form.kind) {
@@ -25,10 +26,17 @@ export function StepUpForm({ onConfirmed, onCancel }: { onConfirmed: () => void;
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (!form.busy) form.submit.mutate(value);
+    if (form.busy) return;
+    const refused = form.problemWith(value);
+    setProblem(refused);
+    if (!refused) form.submit.mutate(value);
+  };
+  const change = (next: string) => {
+    setValue(next);
+    setProblem(null);
   };
   const switchKind = () => {
-    setValue('');
+    change('');
     form.switchKind();
   };
 
@@ -37,7 +45,7 @@ export function StepUpForm({ onConfirmed, onCancel }: { onConfirmed: () => void;
       {form.error ? (
         <Alert variant="error">{signInProblem(form.error, 'That did not work. Please try again.')}</Alert>
       ) : null}
-      <FactorCodeField kind={form.kind} value={value} onChange={setValue} focus />
+      <FactorCodeField kind={form.kind} value={value} onChange={change} error={problem ?? undefined} focus />
       {(form.canSwitch || form.offersPasskey) && (
         <div className="flex flex-wrap items-center gap-x-4 gap-y-1">
           {form.canSwitch && (

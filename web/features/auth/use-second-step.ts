@@ -1,7 +1,8 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { TwoFactorChallenge } from '../../../contract/security';
+import { secondStepRequestSchema, type TwoFactorChallenge } from '../../../contract/security';
 import { ApiError, errorMessage } from '../../lib/api';
+import { checkWith } from '../../lib/form-check';
 import { passkeyAssertion } from '../../lib/passkeys';
 import { authApi, type SecondStepAnswer } from './auth-api';
 import { useCompleteSignIn } from './use-sign-in';
@@ -27,9 +28,18 @@ export function useSecondStep(
     }
   };
 
+  const answerOf = (value: string): { code: string } | { recoveryCode: string } =>
+    kind === 'code' ? { code: value.trim() } : { recoveryCode: value.trim() };
+  /** What the contract's schema of the request refuses in the code typed, before it is sent (null: nothing). */
+  const problemWith = (value: string) => {
+    const checked = checkWith(secondStepRequestSchema, {
+      challenge: challenge.challenge,
+      ...answerOf(value),
+    });
+    return checked.ok ? null : checked.problem;
+  };
   const submit = useMutation({
-    mutationFn: (value: string) =>
-      answerWith(kind === 'code' ? { code: value.trim() } : { recoveryCode: value.trim() }),
+    mutationFn: (value: string) => answerWith(answerOf(value)),
     onSuccess: () => handlers.onSignedIn?.(),
     onError,
   });
@@ -52,6 +62,7 @@ export function useSecondStep(
   return {
     kind,
     switchKind,
+    problemWith,
     canSwitch: hasApp && challenge.methods.includes('recovery'),
     offersPasskey: challenge.methods.includes('passkey') && !!challenge.passkeyOptions,
     submit,

@@ -1,7 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { stepUpRequestSchema } from '../../../contract/security';
+import { checkWith } from '../../lib/form-check';
 import { passkeyAssertion } from '../../lib/passkeys';
-import { authApi, type StepUpAnswer, securityStatusQueryKey } from './auth-api';
+import { authApi, securityStatusQueryKey } from './auth-api';
 import type { CodeKind } from './factor-code-field';
 
 /**
@@ -38,6 +40,12 @@ export function useStepUpForm(onConfirmed: () => void) {
     onSuccess,
   });
 
+  /** What the contract's schema of the request refuses in what was typed, before it is sent (null: nothing). */
+  const problemWith = (value: string) => {
+    const checked = checkWith(stepUpRequestSchema, answerOf(kind ?? 'code', value));
+    return checked.ok ? null : checked.problem;
+  };
+
   const switchKind = () => {
     setChosen(kind === 'code' ? 'recovery' : 'code');
     submit.reset();
@@ -48,6 +56,7 @@ export function useStepUpForm(onConfirmed: () => void) {
     status,
     kind,
     switchKind,
+    problemWith,
     canSwitch: !!factors?.totp && factors.recoveryCodesLeft > 0,
     offersPasskey: !!factors?.stepUpRequired && factors.passkeys > 0,
     submit,
@@ -57,7 +66,11 @@ export function useStepUpForm(onConfirmed: () => void) {
   };
 }
 
-function answerOf(kind: CodeKind, value: string): StepUpAnswer {
+/** What was typed, as the call sends it (a passkey's answer goes its own way). */
+function answerOf(
+  kind: CodeKind,
+  value: string,
+): { password: string } | { code: string } | { recoveryCode: string } {
   if (kind === 'password') return { password: value };
   return kind === 'code' ? { code: value.trim() } : { recoveryCode: value.trim() };
 }

@@ -1,11 +1,12 @@
 import { type FormEvent, useId, useState } from 'react';
-import { defaultRequestMessage } from '../../../contract/deals';
+import { defaultRequestMessage, sendRequestSchema } from '../../../contract/deals';
 import { limits } from '../../../contract/limits';
 import type { User } from '../../../contract/users';
 import { Button } from '../../components/ui/button';
 import { Dialog } from '../../components/ui/dialog';
 import { TextareaField } from '../../components/ui/input';
 import { errorMessage } from '../../lib/api';
+import { checkWith } from '../../lib/form-check';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import { useSendRequest } from './dealmaker-requests-api';
 
@@ -50,24 +51,37 @@ export function SendRequestDialog({ dealId, receiver, onClose }: SendRequestDial
       {receiver && (
         <MessageForm
           id={formId}
-          onSubmit={(message) => send.mutate({ dealId, receiverUsername: receiver.username, message })}
+          onSubmit={(message) => {
+            // An empty message becomes the default one (the schema's transform, as on the server).
+            const checked = checkWith(sendRequestSchema, {
+              dealId,
+              receiverUsername: receiver.username,
+              message,
+            });
+            if (!checked.ok) return checked.problem;
+            send.mutate(checked.value);
+            return null;
+          }}
         />
       )}
     </Dialog>
   );
 }
 
-function MessageForm({ id, onSubmit }: { id: string; onSubmit: (message: string) => void }) {
+/** The request's message; `onSubmit` sends it, or says why it cannot be sent. */
+function MessageForm({ id, onSubmit }: { id: string; onSubmit: (message: string) => string | null }) {
   const [message, setMessage] = useState(defaultRequestMessage);
+  const [problem, setProblem] = useState<string | null>(null);
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    onSubmit(message.trim() || defaultRequestMessage);
+    setProblem(onSubmit(message));
   };
   return (
     <form id={id} onSubmit={submit}>
       <TextareaField
         label="Message"
         hint={`${message.length}/${limits.requestMessage.max}`}
+        error={problem ?? undefined}
         name="message"
         rows={5}
         maxLength={limits.requestMessage.max}

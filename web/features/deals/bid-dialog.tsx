@@ -1,11 +1,13 @@
 import { type FormEvent, useId, useState } from 'react';
-import type { Deal } from '../../../contract/deals';
+import { createBidSchema, type Deal, updateBidSchema } from '../../../contract/deals';
+import { centsToDollars } from '../../../contract/money';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Dialog } from '../../components/ui/dialog';
 import { TextField } from '../../components/ui/input';
 import { ApiError, serverReason } from '../../lib/api';
-import { formatMoney } from '../../lib/money';
+import { checkWith } from '../../lib/form-check';
+import { formatMoney, typedAmount } from '../../lib/money';
 import { useCreateBid, useUpdateBid } from './bids-api';
 import { dealTexts, type ShowFlash, success } from './deal-flash';
 
@@ -68,9 +70,17 @@ export function BidDialog({ deal, onClose, onFlash }: BidDialogProps) {
           id={formId}
           initialPrice={deal.my_bid ? String(deal.my_bid.price) : ''}
           error={mutation.error}
-          onSubmit={(price) => {
-            if (deal.my_bid) update.mutate({ bidId: deal.my_bid.id, price });
-            else create.mutate({ dealId: deal.id, price });
+          onSubmit={(typed) => {
+            const price = typedAmount(typed);
+            const myBid = deal.my_bid;
+            const checked = myBid
+              ? checkWith(updateBidSchema, { price })
+              : checkWith(createBidSchema, { dealId: deal.id, price });
+            if (!checked.ok) return checked.problem;
+            const dollars = centsToDollars(checked.value.price);
+            if (myBid) update.mutate({ bidId: myBid.id, price: dollars });
+            else create.mutate({ dealId: deal.id, price: dollars });
+            return null;
           }}
         />
       )}
@@ -87,20 +97,15 @@ function BidForm({
   id: string;
   initialPrice: string;
   error: Error | null;
-  onSubmit: (price: number) => void;
+  /** Sends the price as typed, or says why it cannot be sent. */
+  onSubmit: (price: string) => string | null;
 }) {
   const [price, setPrice] = useState(initialPrice);
   const [problem, setProblem] = useState<string | null>(null);
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const value = Number(price);
-    if (price.trim() === '' || !Number.isFinite(value)) {
-      setProblem('Price must be a number');
-      return;
-    }
-    setProblem(null);
-    onSubmit(value);
+    setProblem(onSubmit(price));
   };
 
   const fieldErrors = error instanceof ApiError ? (error.fieldErrors ?? {}) : {};

@@ -1,10 +1,14 @@
 import { type FormEvent, useId, useState } from 'react';
+import { createDealSchema } from '../../../contract/deals';
 import { limits } from '../../../contract/limits';
+import { centsToDollars } from '../../../contract/money';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Dialog } from '../../components/ui/dialog';
 import { TextareaField, TextField } from '../../components/ui/input';
 import { ApiError, serverReason } from '../../lib/api';
+import { checkWith } from '../../lib/form-check';
+import { typedAmount } from '../../lib/money';
 import { dealTexts, type ShowFlash, success } from './deal-flash';
 import { useCreateDeal } from './deals-api';
 
@@ -55,27 +59,21 @@ const empty: Values = { title: '', description: '', budget: '', timeline: '' };
 
 function CreateDealForm({ id, create }: { id: string; create: ReturnType<typeof useCreateDeal> }) {
   const [values, setValues] = useState<Values>(empty);
-  const [budgetProblem, setBudgetProblem] = useState<string | null>(null);
+  // What the contract's schema refused at the last submit, by field.
+  const [problems, setProblems] = useState<Partial<Record<keyof Values, string>>>({});
   const set = (field: keyof Values) => (event: { target: { value: string } }) =>
     setValues((current) => ({ ...current, [field]: event.target.value }));
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const budget = Number(values.budget);
-    if (values.budget.trim() === '' || !Number.isFinite(budget)) {
-      setBudgetProblem('Budget must be a number');
-      return;
-    }
-    setBudgetProblem(null);
-    create.mutate({
-      title: values.title.trim(),
-      description: values.description.trim(),
-      budget,
-      timeline: values.timeline.trim(),
-    });
+    const checked = checkWith(createDealSchema, { ...values, budget: typedAmount(values.budget) });
+    setProblems(checked.ok ? {} : checked.problems);
+    if (!checked.ok) return;
+    create.mutate({ ...checked.value, budget: centsToDollars(checked.value.budget) });
   };
 
-  const fieldErrors = create.error instanceof ApiError ? (create.error.fieldErrors ?? {}) : {};
+  const serverErrors = create.error instanceof ApiError ? (create.error.fieldErrors ?? {}) : {};
+  const fieldErrors = { ...serverErrors, ...problems };
 
   return (
     <form id={id} onSubmit={submit} className="space-y-5">
@@ -108,7 +106,7 @@ function CreateDealForm({ id, create }: { id: string; create: ReturnType<typeof 
       <div className="grid gap-5 sm:grid-cols-2">
         <TextField
           label="Budget ($)"
-          error={budgetProblem ?? fieldErrors.budget}
+          error={fieldErrors.budget}
           name="budget"
           type="number"
           inputMode="decimal"

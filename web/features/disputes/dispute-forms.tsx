@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import type { Dispute } from '../../../contract/disputes';
+import { createDisputeSchema, type Dispute, resolveDisputeSchema } from '../../../contract/disputes';
 import { limits } from '../../../contract/limits';
 import { Alert } from '../../components/ui/alert';
 import { FormPanel } from '../../components/ui/form-panel';
 import { TextareaField, TextField } from '../../components/ui/input';
+import { checkWith } from '../../lib/form-check';
 import { useCheckedSubmit } from '../../lib/use-checked-submit';
 import { useRaiseDispute, useResolveDispute } from './disputes-api';
 
@@ -19,10 +20,7 @@ export function RaiseDisputeForm({ dealId, onDone, onFailed }: FormOutcome & { d
   const [description, setDescription] = useState('');
   const raise = useRaiseDispute();
   const { problem, submit } = useCheckedSubmit({
-    check: () =>
-      title.trim() && description.trim()
-        ? { input: { dealId, title: title.trim(), description: description.trim() } }
-        : { problem: 'Title and description are required' },
+    check: () => checkWith(createDisputeSchema, { dealId, title, description }),
     send: raise.mutate,
     onDone,
     onFailed,
@@ -65,11 +63,11 @@ export function RaiseDisputeForm({ dealId, onDone, onFailed }: FormOutcome & { d
 export function ResolveDisputeForm({ dispute, onDone, onFailed }: FormOutcome & { dispute: Dispute }) {
   const [resolution, setResolution] = useState('');
   const resolve = useResolveDispute();
-  const { problem, setProblem, submit } = useCheckedSubmit({
-    check: () =>
-      resolution.trim()
-        ? { input: { dispute, resolution: resolution.trim() } }
-        : { problem: 'Resolution is required' },
+  const { problem, clearProblem, submit } = useCheckedSubmit({
+    check: () => {
+      const checked = checkWith(resolveDisputeSchema, { resolution });
+      return checked.ok ? { ok: true, value: { dispute, ...checked.value } } : checked;
+    },
     send: resolve.mutate,
     onDone,
     onFailed,
@@ -91,7 +89,7 @@ export function ResolveDisputeForm({ dispute, onDone, onFailed }: FormOutcome & 
         value={resolution}
         onChange={(next) => {
           setResolution(next);
-          setProblem(null);
+          clearProblem();
         }}
         error={problem}
         placeholder="How was this settled?"

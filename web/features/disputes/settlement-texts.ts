@@ -1,8 +1,10 @@
 import type { Deal } from '../../../contract/deals';
 import type { Dispute } from '../../../contract/disputes';
 import { type Escrow, splitSettlement } from '../../../contract/escrow';
-import { amountToCents, formatUsdCents, typedAmountToCents } from '../../../contract/money';
-import type { Proposal } from '../../../contract/settlements';
+import { amountToCents, formatUsdCents } from '../../../contract/money';
+import { type Proposal, proposeSettlementSchema } from '../../../contract/settlements';
+import { checkWith } from '../../lib/form-check';
+import { typedAmount } from '../../lib/money';
 import { sameUser } from '../../lib/same-user';
 import { formatDateTime } from '../../lib/time';
 
@@ -50,16 +52,18 @@ export const splitOf = (
   refundToCounterpartCents: amountToCents(split.refundToCounterpart),
 });
 
-/** The amount typed for the dealmaker, read as cents within the escrow, or why it cannot be used. */
+/**
+ * The amount typed for the dealmaker, read as cents by the contract's schema of a proposal and within
+ * the escrow, or why it cannot be used.
+ */
 export function readSplitAmount(
   text: string,
   amountCents: number,
 ): { cents: number; problem: null } | { cents: null; problem: string } {
   if (!text.trim()) return { cents: null, problem: 'Enter the amount for the dealmaker' };
-  const cents = typedAmountToCents(text);
-  if (cents === null) {
-    return { cents: null, problem: 'Amount must be a positive number with at most 2 decimals' };
-  }
+  const checked = checkWith(proposeSettlementSchema, { toDealmaker: typedAmount(text) });
+  if (!checked.ok) return { cents: null, problem: checked.problem };
+  const cents = checked.value.toDealmaker;
   if (cents > amountCents) {
     return { cents: null, problem: `At most ${formatUsdCents(amountCents)}, the whole escrow` };
   }

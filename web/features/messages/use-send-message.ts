@@ -1,7 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { limits } from '../../../contract/limits';
+import { sendMessageSchema } from '../../../contract/messages';
 import { serverReason } from '../../lib/api';
+import { checkWith } from '../../lib/form-check';
 import { useRealtimeSocket } from '../../lib/socket-context';
 import { useAuth } from '../auth';
 import { createTemporaryMessage, newClientId, type TemporaryMessage, withoutTemporary } from './message-list';
@@ -50,10 +52,13 @@ export function useSendMessage(dealId: number) {
   };
 
   const send = async () => {
-    const content = draft.trim();
-    if (!content || content.length > maxMessageLength || sendingNow.current || !user) return;
-    sendingNow.current = true;
+    if (sendingNow.current || !user) return;
     const clientId = newClientId();
+    // Blank or too long, the message is not sent (the Send button is off for those already).
+    const checked = checkWith(sendMessageSchema, { dealId, content: draft, clientId });
+    if (!checked.ok) return;
+    const { content } = checked.value;
+    sendingNow.current = true;
     const temporary = createTemporaryMessage({
       dealId,
       content,

@@ -1,10 +1,13 @@
 import { type FormEvent, useState } from 'react';
 import type { Escrow } from '../../../contract/escrow';
 import type { OperatorDispute } from '../../../contract/operator';
+import { operatorSettlementSchema } from '../../../contract/settlements';
 import type { Notice } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { useConfirmation } from '../../components/ui/confirm-dialog';
 import { serverReason } from '../../lib/api';
+import { checkWith } from '../../lib/form-check';
+import { typedAmount } from '../../lib/money';
 import {
   escrowCentsOf,
   operatorSettleConfirmation,
@@ -38,10 +41,16 @@ export function OperatorSettleForm({ item, escrow, people, onNotice }: OperatorS
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
+    // The amount's own words (empty, beyond the escrow) come from the split field; the request as a
+    // whole is the contract's schema's to check.
     const toDealmakerCents = amount.take();
-    const reason = resolution.trim();
-    setResolutionProblem(reason ? null : 'Resolution is required');
-    if (toDealmakerCents === null || !reason) return;
+    const checked = checkWith(operatorSettlementSchema, {
+      toDealmaker: typedAmount(amount.field.text),
+      resolution,
+    });
+    setResolutionProblem(checked.ok ? null : (checked.problems.resolution ?? null));
+    if (toDealmakerCents === null || !checked.ok) return;
+    const reason = checked.value.resolution;
     confirmation.ask(
       operatorSettleConfirmation(
         { title: item.deal.title, escrowCents },

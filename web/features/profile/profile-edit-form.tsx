@@ -1,13 +1,14 @@
 import { type FormEvent, useState } from 'react';
 import { limits } from '../../../contract/limits';
-import type { User } from '../../../contract/users';
+import { profileUpdateSchema, type User } from '../../../contract/users';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { CardContent, CardFooter } from '../../components/ui/card';
 import { TextareaField, TextField } from '../../components/ui/input';
 import { ApiError, serverReason } from '../../lib/api';
+import { checkWith } from '../../lib/form-check';
 import { todayIsoDate } from '../../lib/time';
-import { type ProfileFormValues, useUpdateProfile } from './profile-api';
+import { type ProfileFormValues, toProfileUpdate, useUpdateProfile } from './profile-api';
 
 /** Edit Profile: username and email read-only; full name, date of birth, occupation and address editable. */
 export function ProfileEditForm({
@@ -26,15 +27,20 @@ export function ProfileEditForm({
     occupation: user.profile.occupation ?? '',
     address: user.profile.address ?? '',
   });
+  // What the contract's schema refused at the last submit, by field.
+  const [problems, setProblems] = useState<Partial<Record<string, string>>>({});
   const set = (field: keyof ProfileFormValues) => (event: { target: { value: string } }) =>
     setValues((current) => ({ ...current, [field]: event.target.value }));
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    update.mutate(values, { onSuccess: onSaved });
+    const checked = checkWith(profileUpdateSchema, toProfileUpdate(values));
+    setProblems(checked.ok ? {} : checked.problems);
+    if (checked.ok) update.mutate(values, { onSuccess: onSaved });
   };
 
-  const fieldErrors = update.error instanceof ApiError ? (update.error.fieldErrors ?? {}) : {};
+  const serverErrors = update.error instanceof ApiError ? (update.error.fieldErrors ?? {}) : {};
+  const fieldErrors = { ...serverErrors, ...problems };
 
   return (
     <form onSubmit={submit}>

@@ -1,7 +1,9 @@
 import { useState } from 'react';
 import { limits } from '../../../contract/limits';
+import { createProgressSchema } from '../../../contract/progress';
 import { FormPanel } from '../../components/ui/form-panel';
 import { TextareaField, TextField } from '../../components/ui/input';
+import { checkWith } from '../../lib/form-check';
 import { useCheckedSubmit } from '../../lib/use-checked-submit';
 import { useCreateProgressItem } from './progress-api';
 
@@ -17,11 +19,8 @@ export function AddProgressItemForm({ dealId, onDone, onFailed }: AddProgressIte
   const [title, setTitle] = useState('');
   const [description, setDescription] = useState('');
   const create = useCreateProgressItem();
-  const { problem, setProblem, submit } = useCheckedSubmit({
-    check: () =>
-      title.trim()
-        ? { input: { dealId, title: title.trim(), description: description.trim() } }
-        : { problem: 'Title is required' },
+  const { problems, clearProblem, submit } = useCheckedSubmit({
+    check: () => checkWith(createProgressSchema, { dealId, title, description }),
     send: create.mutate,
     onDone,
     onFailed,
@@ -39,19 +38,20 @@ export function AddProgressItemForm({ dealId, onDone, onFailed }: AddProgressIte
     >
       <TextField
         label="Title"
-        error={problem ?? undefined}
+        error={problems.title}
         name="title"
         maxLength={limits.progress.title.max}
         value={title}
         onChange={(event) => {
           setTitle(event.target.value);
-          setProblem(null);
+          clearProblem();
         }}
         placeholder="e.g. Draft the partnership agreement"
       />
       <TextareaField
         label="Description"
         hint="Optional."
+        error={problems.description}
         name="description"
         rows={3}
         maxLength={limits.progress.description.max}

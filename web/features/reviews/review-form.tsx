@@ -1,10 +1,12 @@
 import { type FormEvent, useId, useState } from 'react';
 import { limits } from '../../../contract/limits';
+import { createReviewSchema } from '../../../contract/reviews';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Label, TextareaField } from '../../components/ui/input';
 import { errorMessage } from '../../lib/api';
 import { cn } from '../../lib/cn';
+import { checkWith } from '../../lib/form-check';
 import { reviewTexts } from './review-texts';
 import { type ReviewableUser, useCreateReview } from './reviews-api';
 import { StarRatingInput } from './stars';
@@ -26,31 +28,31 @@ export function ReviewForm({ dealId, users, onSubmitted }: ReviewFormProps) {
   const create = useCreateReview();
   // The chosen user may have been reviewed meanwhile (another tab): only a listed user counts.
   const chosen = users.some((user) => user.username === username) ? username : '';
-  const ready = !!chosen && rating >= 1 && rating <= 5;
+  const checked = checkWith(createReviewSchema, { dealId, reviewedUsername: chosen, rating, comment });
+  const ready = checked.ok;
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (!ready) {
-      setProblem(reviewTexts.missing);
+    if (!checked.ok) {
+      // No participant or no rating: the spec's one message for both.
+      const { reviewedUsername, rating: ratingProblem } = checked.problems;
+      setProblem(reviewedUsername || ratingProblem ? reviewTexts.missing : checked.problem);
       return;
     }
     setProblem(null);
     const wasLast = users.length <= 1;
-    create.mutate(
-      { dealId, reviewedUsername: chosen, rating, comment: comment.trim() },
-      {
-        onSuccess: () => {
-          setUsername('');
-          setRating(0);
-          setComment('');
-          onSubmitted(wasLast);
-        },
-        onError: (error) => {
-          console.error('Creating a review failed', error);
-          setProblem(errorMessage(error, reviewTexts.failed));
-        },
+    create.mutate(checked.value, {
+      onSuccess: () => {
+        setUsername('');
+        setRating(0);
+        setComment('');
+        onSubmitted(wasLast);
       },
-    );
+      onError: (error) => {
+        console.error('Creating a review failed', error);
+        setProblem(errorMessage(error, reviewTexts.failed));
+      },
+    });
   };
 
   return (

@@ -1,9 +1,11 @@
 import { type FormEvent, useState } from 'react';
 import { limits } from '../../../contract/limits';
+import { emailChangeSchema } from '../../../contract/security';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { TextField } from '../../components/ui/input';
 import { ApiError, serverReason } from '../../lib/api';
+import { checkWith } from '../../lib/form-check';
 import { useAuth } from '../auth';
 import { useChangeEmail } from './security-api';
 import { SecurityCard } from './security-card';
@@ -14,11 +16,17 @@ export function ChangeEmailCard() {
   const change = useChangeEmail();
   const [newEmail, setNewEmail] = useState('');
   const [password, setPassword] = useState('');
-  const fieldErrors = change.error instanceof ApiError ? (change.error.fieldErrors ?? {}) : {};
+  // What the contract's schema refused at the last submit, by field.
+  const [problems, setProblems] = useState<Partial<Record<string, string>>>({});
+  const serverErrors = change.error instanceof ApiError ? (change.error.fieldErrors ?? {}) : {};
+  const fieldErrors = { ...serverErrors, ...problems };
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (change.isPending) return;
+    const checked = checkWith(emailChangeSchema, { newEmail, password });
+    setProblems(checked.ok ? {} : checked.problems);
+    if (!checked.ok) return;
     change.mutate(
       { newEmail, password },
       {

@@ -1,9 +1,11 @@
 import { type FormEvent, useState } from 'react';
 import { limits } from '../../../contract/limits';
+import { passwordChangeSchema } from '../../../contract/security';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { TextField } from '../../components/ui/input';
 import { ApiError, serverReason } from '../../lib/api';
+import { checkWith } from '../../lib/form-check';
 import { useChangePassword } from './security-api';
 import { SecurityCard } from './security-card';
 
@@ -14,19 +16,22 @@ export function ChangePasswordCard() {
   const change = useChangePassword();
   const [values, setValues] = useState(emptyForm);
   const [mismatch, setMismatch] = useState(false);
+  // What the contract's schema refused at the last submit, by field.
+  const [problems, setProblems] = useState<Partial<Record<string, string>>>({});
   const set = (field: keyof typeof emptyForm) => (event: { target: { value: string } }) =>
     setValues((current) => ({ ...current, [field]: event.target.value }));
-  const fieldErrors = change.error instanceof ApiError ? (change.error.fieldErrors ?? {}) : {};
+  const serverErrors = change.error instanceof ApiError ? (change.error.fieldErrors ?? {}) : {};
+  const fieldErrors = { ...serverErrors, ...problems };
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const differs = values.newPassword !== values.confirmPassword;
+    const input = { currentPassword: values.currentPassword, newPassword: values.newPassword };
+    const checked = checkWith(passwordChangeSchema, input);
     setMismatch(differs);
-    if (differs || change.isPending) return;
-    change.mutate(
-      { currentPassword: values.currentPassword, newPassword: values.newPassword },
-      { onSuccess: () => setValues(emptyForm) },
-    );
+    setProblems(checked.ok ? {} : checked.problems);
+    if (differs || !checked.ok || change.isPending) return;
+    change.mutate(input, { onSuccess: () => setValues(emptyForm) });
   };
 
   return (

@@ -1,12 +1,13 @@
 import { type FormEvent, useState } from 'react';
 import { limits } from '../../../contract/limits';
-import type { Passkey } from '../../../contract/security';
+import { type Passkey, passkeyRenameSchema } from '../../../contract/security';
 import { Alert } from '../../components/ui/alert';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { useConfirmation } from '../../components/ui/confirm-dialog';
 import { TextField } from '../../components/ui/input';
 import { serverReason } from '../../lib/api';
+import { checkWith } from '../../lib/form-check';
 import { formatDate, formatDateTime } from '../../lib/time';
 import type { usePasskeysCard } from './use-passkeys-card';
 
@@ -59,9 +60,14 @@ export function PasskeyRow({ passkey, card }: PasskeyRowProps) {
 
 function RenameForm({ passkey, card }: PasskeyRowProps) {
   const [name, setName] = useState(passkey.name);
+  // What the contract's schema refused at the last submit.
+  const [problem, setProblem] = useState<string | null>(null);
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (!card.rename.isPending) card.renamePasskey(passkey.id, name);
+    if (card.rename.isPending) return;
+    const checked = checkWith(passkeyRenameSchema, { name });
+    setProblem(checked.ok ? null : checked.problem);
+    if (checked.ok) card.renamePasskey(passkey.id, name);
   };
   return (
     <form onSubmit={submit} className="space-y-3">
@@ -72,6 +78,7 @@ function RenameForm({ passkey, card }: PasskeyRowProps) {
       )}
       <TextField
         label="Passkey name"
+        error={problem ?? undefined}
         name="passkeyName"
         autoComplete="off"
         required

@@ -1,11 +1,13 @@
 import { type FormEvent, useState } from 'react';
 import { limits } from '../../../contract/limits';
+import { passkeyRegisterSchema } from '../../../contract/security';
 import { Alert, NoticeAlert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { ErrorRetry } from '../../components/ui/error-retry';
 import { TextField } from '../../components/ui/input';
 import { LoadingState } from '../../components/ui/spinner';
 import { serverReason } from '../../lib/api';
+import { checkWith } from '../../lib/form-check';
 import { passkeysSupported } from '../../lib/passkeys';
 import { PasskeyRow } from './passkey-row';
 import { RecoveryCodesPanel } from './recovery-codes-panel';
@@ -57,11 +59,20 @@ export function PasskeysCard() {
   );
 }
 
+/** The name part of the request that adds a passkey (its other part is the browser's answer). */
+const passkeyNameSchema = passkeyRegisterSchema.pick({ name: true });
+
 function AddPasskeyForm({ card }: { card: ReturnType<typeof usePasskeysCard> }) {
   const [name, setName] = useState('');
+  // What the contract's schema refused at the last submit.
+  const [problem, setProblem] = useState<string | null>(null);
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (!card.add.isPending) card.addPasskey(name);
+    if (card.add.isPending) return;
+    // No name is no name (the call leaves it out), not an empty one.
+    const checked = checkWith(passkeyNameSchema, { name: name.trim() ? name : undefined });
+    setProblem(checked.ok ? null : checked.problem);
+    if (checked.ok) card.addPasskey(name);
   };
   return (
     <form onSubmit={submit} className="space-y-4 rounded-xl border border-slate-200 p-4">
@@ -72,6 +83,7 @@ function AddPasskeyForm({ card }: { card: ReturnType<typeof usePasskeysCard> }) 
       )}
       <TextField
         label="Name (optional)"
+        error={problem ?? undefined}
         hint="To tell your passkeys apart, e.g. “Work laptop”. Your browser then asks you to confirm."
         name="passkeyName"
         autoComplete="off"

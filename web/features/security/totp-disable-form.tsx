@@ -1,8 +1,10 @@
 import { type FormEvent, useState } from 'react';
+import { totpDisableSchema } from '../../../contract/security';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { TextField } from '../../components/ui/input';
 import { ApiError, serverReason } from '../../lib/api';
+import { checkWith } from '../../lib/form-check';
 
 type TotpDisableFormProps = {
   disabling: { isPending: boolean; error: unknown };
@@ -14,10 +16,16 @@ type TotpDisableFormProps = {
 export function TotpDisableForm({ disabling, onSubmit, onCancel }: TotpDisableFormProps) {
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
-  const fieldErrors = disabling.error instanceof ApiError ? (disabling.error.fieldErrors ?? {}) : {};
+  // What the contract's schema refused at the last submit, by field.
+  const [problems, setProblems] = useState<Partial<Record<string, string>>>({});
+  const serverErrors = disabling.error instanceof ApiError ? (disabling.error.fieldErrors ?? {}) : {};
+  const fieldErrors = { ...serverErrors, ...problems };
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (!disabling.isPending) onSubmit({ password, code });
+    if (disabling.isPending) return;
+    const checked = checkWith(totpDisableSchema, { password, code });
+    setProblems(checked.ok ? {} : checked.problems);
+    if (checked.ok) onSubmit({ password, code });
   };
 
   return (

@@ -1,8 +1,10 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { totpConfirmSchema } from '../../../contract/security';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { TextField } from '../../components/ui/input';
 import { serverReason } from '../../lib/api';
+import { checkWith } from '../../lib/form-check';
 import type { TotpSetup } from './security-api';
 
 type TotpSetupFormProps = {
@@ -18,12 +20,17 @@ type TotpSetupFormProps = {
  */
 export function TotpSetupForm({ setup, confirming, onConfirm, onCancel }: TotpSetupFormProps) {
   const [code, setCode] = useState('');
+  // What the contract's schema refused at the last submit.
+  const [problem, setProblem] = useState<string | null>(null);
   // The QR code is for the eyes; the keyboard goes straight to the code.
   const codeInput = useRef<HTMLInputElement>(null);
   useEffect(() => codeInput.current?.focus({ preventScroll: true }), []);
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (!confirming.isPending) onConfirm(code);
+    if (confirming.isPending) return;
+    const checked = checkWith(totpConfirmSchema, { code });
+    setProblem(checked.ok ? null : checked.problem);
+    if (checked.ok) onConfirm(code);
   };
 
   return (
@@ -55,6 +62,7 @@ export function TotpSetupForm({ setup, confirming, onConfirm, onCancel }: TotpSe
           <TextField
             ref={codeInput}
             label="Authentication code"
+            error={problem ?? undefined}
             name="code"
             inputMode="numeric"
             autoComplete="one-time-code"

@@ -1,12 +1,17 @@
 import { type FormEvent, useState } from 'react';
 import { amountToCents, formatCents, formatUsdCents } from '../../../contract/money';
-import type { WalletMovementResponse } from '../../../contract/wallet';
+import {
+  depositRequestSchema,
+  type WalletMovementResponse,
+  withdrawRequestSchema,
+} from '../../../contract/wallet';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { useConfirmationOf } from '../../components/ui/confirm-dialog';
 import { TextField } from '../../components/ui/input';
 import { errorMessage } from '../../lib/api';
+import { checkWith } from '../../lib/form-check';
 import { useIdempotencyKeys } from '../../lib/idempotency-key';
 import { useTimedMessage } from '../../lib/use-timed-message';
 import { type MovementKind, useWallet, useWalletMovement } from './wallet-api';
@@ -15,6 +20,9 @@ import { checkAmount } from './wallet-format';
 
 /** Success messages stay 5 seconds (spec §9). */
 const successDurationMs = 5000;
+
+/** The contract's schema of each movement's request (POST /wallet/deposit, /wallet/withdraw). */
+const requestSchemas = { deposit: depositRequestSchema, withdraw: withdrawRequestSchema };
 
 export type WalletMovementFormProps = {
   kind: MovementKind;
@@ -59,9 +67,16 @@ export function WalletMovementForm({
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (move.isPending || maxCents === null) return;
+    // The amount as typed, within this form's bound (the balance, for a withdrawal), in the words the
+    // page gives; then the request, checked by the contract's schema.
     const check = checkAmount(value, { maxCents, tooMuch });
     if (!check.ok) {
       setProblem(check.error);
+      return;
+    }
+    const request = checkWith(requestSchemas[kind], { amount: check.amount });
+    if (!request.ok) {
+      setProblem(request.problem);
       return;
     }
     setProblem(null);
