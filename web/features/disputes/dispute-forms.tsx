@@ -14,13 +14,19 @@ type FormOutcome = {
   onFailed: (detail: string | undefined) => void;
 };
 
+const missingTitleOrDescription = 'Title and description are required';
+
 /** A dealer raises a dispute: title and description, both required. */
 export function RaiseDisputeForm({ dealId, onDone, onFailed }: FormOutcome & { dealId: number }) {
   const [title, setTitle] = useState('');
   const [description, setDescription] = useState('');
   const raise = useRaiseDispute();
   const { problem, submit } = useCheckedSubmit({
-    check: () => checkWith(createDisputeSchema, { dealId, title, description }),
+    // The spec's one message when either is missing (§ Validation); the schema's for the rest (lengths).
+    check: () =>
+      title.trim() && description.trim()
+        ? checkWith(createDisputeSchema, { dealId, title, description })
+        : { ok: false, problem: missingTitleOrDescription, problems: {} },
     send: raise.mutate,
     onDone,
     onFailed,
