@@ -68,6 +68,12 @@ const calls = (dealId: number): Call[] => [
     before: '53–56 / 18–19 (0.3%, 10k deals)',
   },
   {
+    name: 'GET /api/deals/{id} (its creator, on the deal page)',
+    path: `/api/deals/${dealId}`,
+    target: { postgres: 0, embedded: 0 },
+    before: '—',
+  },
+  {
     name: `GET /api/messages/deal/{id} (${messageCount} messages)`,
     path: `/api/messages/deal/${dealId}`,
     target: { postgres: 0, embedded: 0 },

@@ -16,8 +16,11 @@ export type CreateDealRequest = z.input<typeof createDealSchema>;
 /** A validated deal: amounts in cents. */
 export type NewDeal = z.output<typeof createDealSchema>;
 
-/** A deal as spec §3 describes it, plus what the viewer needs to draw its card. */
-export const dealSchema = z.object({
+/**
+ * A deal as spec §3 describes it, plus what the viewer needs to draw its card: the same for everyone
+ * but `my_bid` (realtime broadcasts carry it with `my_bid` null, and operators read it so).
+ */
+export const publicDealSchema = z.object({
   id: z.number().int(),
   title: z.string(),
   description: z.string(),
@@ -39,6 +42,68 @@ export const dealSchema = z.object({
   /** The viewer's own bid on this deal, if any. */
   my_bid: z.object({ id: z.number().int(), price: z.number() }).nullable(),
 });
+export type PublicDeal = z.infer<typeof publicDealSchema>;
+
+/** An allowed action: `true`, or left out. */
+const allowed = z.literal(true).optional();
+
+/**
+ * What the viewer may do with the deal now, each flag answered by the server's own rules
+ * (server/core/deal/deal-policy.ts, DESIGN.md §5): present, and `true`, when that call, made now by
+ * this viewer, passes the rule it is refused by (what else a call checks — whom a request goes to,
+ * whether the escrow is locked for a finished mark — the flag says); left out otherwise, so that a
+ * page of 50 deals stays small (`{}`: nothing allowed). The web shows its buttons from these and
+ * guesses nothing.
+ *
+ * Every answer that carries a deal to a signed-in viewer carries it, lists and searches included:
+ * every flag needs only the deal's row, its escrow's halves and whether the viewer has a bid on it,
+ * which each of those answers already reads. Realtime `deal-updated` broadcasts go to everyone and
+ * carry no `can`: a client keeps the one it has and asks for the deal again.
+ */
+export const dealCanSchema = z.object({
+  /** Join as its counterpart: not its creator or dealmaker, no bid on it, nobody joined, not completed. */
+  join: allowed,
+  /** Leave it: its counterpart, not completed, no escrow half paid. */
+  leave: allowed,
+  /** Delete it: its creator, no escrow half paid. */
+  delete: allowed,
+  /** Bid to be its dealmaker: not a dealer of it, no bid on it yet, no dealmaker yet, not completed. */
+  bid: allowed,
+  /** Change the price of their own bid (`my_bid`): while the deal has no dealmaker and is not completed. */
+  updateBid: allowed,
+  /** Withdraw their own bid (`my_bid`): while the deal has no dealmaker and is not completed. */
+  deleteBid: allowed,
+  /** Select or unselect a bid: a dealer, while the deal has no dealmaker and is not completed. */
+  selectBid: allowed,
+  /**
+   * Ask someone to be its dealmaker: a dealer, while it has no dealmaker and is not completed (whom they
+   * may ask is answered when they send the request).
+   */
+  requestDealmaker: allowed,
+  /** Pay their half into escrow: a dealer who has not paid, once the deal has both dealers and a dealmaker, not completed. */
+  payEscrow: allowed,
+  /** Take their paid half back: a dealer who paid it, while the escrow is not locked. */
+  refundEscrow: allowed,
+  /**
+   * Give their "finished" mark: a dealer who has not given it, once the deal has a dealmaker, until it is
+   * completed (spec §6). The mark counts only on a locked escrow with no open dispute: the call checks
+   * those and answers 409 with the reason.
+   */
+  markFinished: allowed,
+  /** Add progress items and move them: its dealmaker, until it is completed. */
+  addProgress: allowed,
+  /** Raise a dispute: a dealer, once it has a dealmaker, until it is completed. */
+  raiseDispute: allowed,
+  /** Review the other participants (each once): a participant, once it is completed. */
+  review: allowed,
+});
+export type DealCan = z.infer<typeof dealCanSchema>;
+
+/** Nothing allowed: what a client assumes of a deal it knows only from a broadcast, until it asks. */
+export const nothingAllowed: DealCan = Object.freeze({});
+
+/** A deal as the API answers it to a signed-in viewer: public fields, their own bid, and what they may do. */
+export const dealSchema = publicDealSchema.extend({ can: dealCanSchema });
 export type Deal = z.infer<typeof dealSchema>;
 export const dealListSchema = z.array(dealSchema);
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dealSchema } from './deals';
+import { publicDealSchema } from './deals';
 import { disputeSchema } from './disputes';
 import { escrowSchema } from './escrow';
 import { decimalId } from './fields';
@@ -19,7 +19,8 @@ export const operatorDisputesQuerySchema = z.object({
 /** One dispute of the queue with everything an operator needs to decide. */
 export const operatorDisputeSchema = z.object({
   dispute: disputeSchema,
-  deal: dealSchema,
+  /** The deal's public fields: an operator settles through their own console, not the deal's buttons (no `can`). */
+  deal: publicDealSchema,
   escrow: escrowSchema.nullable(),
   participants: z.object({
     creator: z.string(),

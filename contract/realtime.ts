@@ -1,4 +1,4 @@
-import type { Bid, Deal, DealmakerRequest } from './deals';
+import type { Bid, DealmakerRequest, PublicDeal } from './deals';
 import type { Dispute } from './disputes';
 import type { Escrow } from './escrow';
 import type { Message, MessagesReadEvent, TypingUser } from './messages';
@@ -35,7 +35,8 @@ export type BidSelectionChange = {
 
 /** Server → client events (spec §7 Realtime events). */
 export type ServerEvents = {
-  'deal-updated': DealEvent<Deal | { id: number }>;
+  /** To every signed-in socket: the deal's public fields only (`my_bid` null, no `can`: they are the viewer's). */
+  'deal-updated': DealEvent<PublicDeal | { id: number }>;
   'bid-updated': DealEvent<Bid | BidSelectionChange | { id: number }>;
   'dealmaker-request-updated': DealEvent<DealmakerRequest | { id: number }>;
   /** A half paid or refunded, the escrow locked or released: to the deal's participants. */

@@ -80,11 +80,11 @@ export async function createServices(deps: ServiceDeps) {
     metrics.moneyMovements.inc({ kind });
     metrics.moneyMovedCents.inc({ kind }, cents);
   });
-  const audit = new AuditService(db);
-  const users = new UsersService(db);
+  const audit = new AuditService({ db });
+  const users = new UsersService({ db });
   const notifications = new NotificationsService({ ...deps, events, background });
   const sessions = new SessionsService({ ...deps, events, notifications, background });
-  const passkeys = new PasskeysService(db, config);
+  const passkeys = new PasskeysService({ db, config });
   const secondFactor = await SecondFactorService.create({ db, config, rateLimits, passkeys });
   const authDeps = {
     ...deps,
@@ -100,43 +100,59 @@ export async function createServices(deps: ServiceDeps) {
   };
   const auth = await AuthService.create(authDeps);
   const accountSecurity = new AccountSecurityService(authDeps);
-  const profile = new ProfileService(db, transact, users, rateLimits);
-  const dealAccess = new DealAccess(db, events);
-  const timeline = new TimelineService(db, dealAccess, notifications);
-  const wallet = new WalletService(db, transact);
-  const escrow = new EscrowService(db, transact, dealAccess, wallet, timeline, events, {
-    jobs,
-    halfTimeoutMs: config.escrowHalfTimeoutMs,
-  });
-  const deals = new DealsService(db, transact, dealAccess, escrow, users, timeline, events);
-  const bids = new BidsService(db, transact, dealAccess, escrow, timeline, events);
-  const dealmakerRequests = new DealmakerRequestsService(
+  const profile = new ProfileService({ db, transact, users, rateLimits });
+  const dealAccess = new DealAccess({ db, events });
+  const timeline = new TimelineService({ db, deals: dealAccess, notifications });
+  const wallet = new WalletService({ db, transact });
+  const escrow = new EscrowService({
     db,
     transact,
-    dealAccess,
+    deals: dealAccess,
+    wallets: wallet,
+    timeline,
+    events,
+    deadlines: { jobs, halfTimeoutMs: config.escrowHalfTimeoutMs },
+  });
+  const deals = new DealsService({ db, transact, deals: dealAccess, escrow, users, timeline, events });
+  const bids = new BidsService({ db, transact, deals: dealAccess, escrow, timeline, events });
+  const dealmakerRequests = new DealmakerRequestsService({
+    db,
+    transact,
+    deals: dealAccess,
     escrow,
     users,
     timeline,
     events,
-  );
-  const messages = new MessagesService(db, transact, dealAccess, notifications, events, deps.log);
-  const progress = new ProgressService(db, transact, dealAccess, timeline, events);
-  const reviews = new ReviewsService(db, transact, dealAccess, users, timeline);
-  const disputes = new DisputesService(db, transact, dealAccess, timeline, events, {
-    jobs,
-    escalationMs: config.disputeEscalationMs,
   });
-  const settlements = new SettlementService(
+  const messages = new MessagesService({
     db,
     transact,
-    dealAccess,
+    deals: dealAccess,
+    notifications,
+    events,
+    log: deps.log,
+  });
+  const progress = new ProgressService({ db, transact, deals: dealAccess, timeline, events });
+  const reviews = new ReviewsService({ db, transact, deals: dealAccess, users, timeline });
+  const disputes = new DisputesService({
+    db,
+    transact,
+    deals: dealAccess,
+    timeline,
+    events,
+    deadlines: { jobs, escalationMs: config.disputeEscalationMs },
+  });
+  const settlements = new SettlementService({
+    db,
+    transact,
+    deals: dealAccess,
     escrow,
     disputes,
     users,
     timeline,
     audit,
-  );
-  const completion = new CompletionService(transact, dealAccess, escrow, timeline);
+  });
+  const completion = new CompletionService({ transact, deals: dealAccess, escrow, timeline });
   const operator = new OperatorService({
     deals: dealAccess,
     disputes,

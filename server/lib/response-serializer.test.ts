@@ -33,4 +33,19 @@ describe('responseSerializerCompiler', () => {
     const idsOnly = serializerFor(z.array(z.object({ id: z.number() })));
     expect(idsOnly(shared)).toBe('[{"id":1}]');
   });
+
+  it('writes the frozen (shared) items of an array answer once, and the others every time', () => {
+    const serialize = serializerFor(schema);
+    const shared = Object.freeze({ id: 1, title: 'Harbour crane', secret: 'kept' });
+    const own = { id: 2, title: 'Cargo lease' };
+    const answer = [shared, own, shared];
+    const whole =
+      '[{"id":1,"title":"Harbour crane"},{"id":2,"title":"Cargo lease"},{"id":1,"title":"Harbour crane"}]';
+    expect(serialize(answer)).toBe(whole);
+    own.title = 'Cargo lease two';
+    expect(serialize([shared, own])).toBe(
+      '[{"id":1,"title":"Harbour crane"},{"id":2,"title":"Cargo lease two"}]',
+    );
+    expect(serialize([])).toBe('[]');
+  });
 });

@@ -44,7 +44,7 @@ async function setOperator(database: Database, username: string, isOperator: boo
   }
   await database.db.transaction(async (tx) => {
     await tx.update(users).set({ isOperator, updatedAt: new Date() }).where(eq(users.id, user.id));
-    await new AuditService(database.db).record(
+    await new AuditService({ db: database.db }).record(
       {
         action: isOperator ? 'operator.grant' : 'operator.revoke',
         actor: null,

@@ -1,11 +1,17 @@
 import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
-import type { CreateDealRequest, Deal } from '../../contract/deals';
+import { type CreateDealRequest, type Deal, type DealCan, nothingAllowed } from '../../contract/deals';
 import { deals, escrows } from '../db/schema';
 import { type SignedUpUser, signUp, type TestServer } from './harness';
 
 /** An ISO 8601 timestamp as the API writes them. */
 export const isoTimestamp = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+
+/** A deal answer's `can`: these allowed, nothing else. */
+export const dealCan = (allowed: Partial<DealCan> = {}): DealCan => ({ ...nothingAllowed, ...allowed });
+
+/** What anyone with no part in an open deal and no bid on it may do. */
+export const outsiderOfOpenDeal = dealCan({ join: true, bid: true });
 
 let dealCounter = 0;
 

@@ -1,6 +1,9 @@
 import type { Deal } from '../../contract/deals';
 
-/** A deal as the API answers it, with the given fields changed (for unit tests). */
+/**
+ * A deal as the API answers it, with the given fields changed (for unit tests): by default an open deal
+ * as someone with no part in it sees it, who may join it or bid (`can`).
+ */
 export function makeDeal(overrides: Partial<Deal> = {}): Deal {
   return {
     id: 1,
@@ -21,6 +24,7 @@ export function makeDeal(overrides: Partial<Deal> = {}): Deal {
     selected_bid_by_dealer: null,
     escrow_paid: false,
     my_bid: null,
+    can: { join: true, bid: true },
     ...overrides,
   };
 }

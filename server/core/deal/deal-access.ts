@@ -1,11 +1,11 @@
-import type { Deal } from '../../../contract/deals';
+import type { Deal, PublicDeal } from '../../../contract/deals';
 import type { Db, DbOrTx, Tx } from '../../db/client';
 import type { DealRow, EscrowRow } from '../../db/schema';
 import { notFound } from '../../lib/errors';
 import type { EventPublisher } from '../../lib/events';
-import { presentDeal, publicDeal } from './deal.presenter';
+import { presentDeal, presentPublicDeal, publicDeal, type SharedDeal, shareDeal } from './deal.presenter';
 import { type DealChanges, dealRepository } from './deal.repository';
-import { isProtected, requireParticipant } from './deal-policy';
+import { requireParticipant } from './deal-policy';
 import { type DealRole, participantIds, roleOf } from './deal-roles';
 
 function found(deal: DealRow | undefined): DealRow {
@@ -24,8 +24,10 @@ export type DealUpdateType = 'created' | 'joined' | 'left' | 'updated' | 'finali
  */
 export class DealAccess {
   constructor(
-    private readonly db: Db,
-    private readonly events: EventPublisher,
+    private readonly deps: {
+      db: Db;
+      events: EventPublisher;
+    },
   ) {}
 
   /** Locks the deal row for the rest of the transaction, or 404: every change to a deal starts here. */
@@ -41,13 +43,15 @@ export class DealAccess {
   async lockWithEscrow(
     tx: Tx,
     id: number,
-  ): Promise<{ deal: DealRow; escrow: EscrowRow | undefined; publicView: Deal }> {
+  ): Promise<{ deal: DealRow; escrow: EscrowRow | undefined; publicView: PublicDeal }> {
     const row = await dealRepository.lockWithEscrow(tx, id);
     if (!row) throw notFound('Deal not found.');
     const escrow = row.escrow ?? undefined;
-    const publicView = presentDeal({
+    const publicView = presentPublicDeal({
       ...row,
-      escrowPaid: isProtected(escrow),
+      escrowCreatorPaid: escrow?.creatorPaid ?? null,
+      escrowCounterpartPaid: escrow?.counterpartPaid ?? null,
+      escrowStatus: escrow?.status ?? null,
       myBidId: null,
       myBidPriceCents: null,
     });
@@ -59,12 +63,12 @@ export class DealAccess {
     return dealRepository.lock(tx, id);
   }
 
-  async find(id: number, db: DbOrTx = this.db): Promise<DealRow> {
+  async find(id: number, db: DbOrTx = this.deps.db): Promise<DealRow> {
     return found(await dealRepository.findById(db, id));
   }
 
   /** The deal row when the user takes part in it (creator, counterpart or dealmaker); 404 / 403 otherwise. */
-  async findAsParticipant(id: number, userId: number, db: DbOrTx = this.db): Promise<DealRow> {
+  async findAsParticipant(id: number, userId: number, db: DbOrTx = this.deps.db): Promise<DealRow> {
     const deal = await this.find(id, db);
     requireParticipant(deal, userId);
     return deal;
@@ -72,15 +76,15 @@ export class DealAccess {
 
   /** Ids of the deal's dealers and dealmaker; none when there is no such deal. */
   async participantIds(id: number): Promise<number[]> {
-    const deal = await dealRepository.findById(this.db, id);
+    const deal = await dealRepository.findById(this.deps.db, id);
     return deal ? participantIds(deal) : [];
   }
 
-  /** The deal's wire shape as the viewer sees it (their own bid included). */
-  async present(id: number, viewerId: number, db: DbOrTx = this.db): Promise<Deal> {
+  /** The deal's wire shape as the viewer sees it (their own bid and what they may do now included). */
+  async present(id: number, viewerId: number, db: DbOrTx = this.deps.db): Promise<Deal> {
     const view = await dealRepository.view(db, id, viewerId);
     if (!view) throw notFound('Deal not found.');
-    return presentDeal(view);
+    return presentDeal(view, viewerId);
   }
 
   /** Changes the deal's row; the caller has locked the deal and asked deal-policy.ts first. */
@@ -89,13 +93,16 @@ export class DealAccess {
   }
 
   /** Whether the deal has an open dispute (a deal cannot be marked finished while it does). */
-  hasOpenDispute(id: number, db: DbOrTx = this.db): Promise<boolean> {
+  hasOpenDispute(id: number, db: DbOrTx = this.deps.db): Promise<boolean> {
     return dealRepository.hasOpenDispute(db, id);
   }
 
-  /** The wire shapes of these deals as the viewer sees them (0: nobody's own bid), newest first. */
-  async presentMany(ids: number[], viewerId: number, db: DbOrTx = this.db): Promise<Deal[]> {
-    return (await dealRepository.viewsByIds(db, ids, viewerId)).map(presentDeal);
+  /**
+   * These deals as every viewer may get them (a page of the deals list, which viewers share), newest
+   * first: each answers a viewer with their own bid and what they may do (deal.presenter.ts `SharedDeal`).
+   */
+  async share(ids: number[], db: DbOrTx = this.deps.db): Promise<SharedDeal[]> {
+    return (await dealRepository.viewsByIds(db, ids, 0)).map(shareDeal);
   }
 
   /**
@@ -109,11 +116,11 @@ export class DealAccess {
   ): Promise<Array<{ deal: Deal; role: DealRole }>> {
     const views =
       part === 'dealer'
-        ? await dealRepository.listOfDealer(this.db, userId)
+        ? await dealRepository.listOfDealer(this.deps.db, userId)
         : part === 'dealmaker'
-          ? await dealRepository.listOfDealmaker(this.db, userId)
-          : await dealRepository.listOfParticipant(this.db, userId, viewerId);
-    return views.map((view) => ({ deal: presentDeal(view), role: roleOf(view.deal, userId)! }));
+          ? await dealRepository.listOfDealmaker(this.deps.db, userId)
+          : await dealRepository.listOfParticipant(this.deps.db, userId, viewerId);
+    return views.map((view) => ({ deal: presentDeal(view, viewerId), role: roleOf(view.deal, userId)! }));
   }
 
   /**
@@ -136,9 +143,9 @@ export class DealAccess {
    * A changed deal goes to every signed-in socket, with public fields only;
    * every instance forgets its cached pages of the deals list.
    */
-  announce(deal: Deal, updateType: DealUpdateType) {
-    this.events.signal('deals-changed', null);
-    this.events.publish({ everyone: true }, 'deal-updated', {
+  announce(deal: Deal | PublicDeal, updateType: DealUpdateType) {
+    this.deps.events.signal('deals-changed', null);
+    this.deps.events.publish({ everyone: true }, 'deal-updated', {
       dealId: deal.id,
       data: publicDeal(deal),
       updateType,
@@ -146,8 +153,8 @@ export class DealAccess {
   }
 
   announceDeleted(dealId: number) {
-    this.events.signal('deals-changed', null);
-    this.events.publish({ everyone: true }, 'deal-updated', {
+    this.deps.events.signal('deals-changed', null);
+    this.deps.events.publish({ everyone: true }, 'deal-updated', {
       dealId,
       data: { id: dealId },
       updateType: 'deleted',

@@ -1,166 +1,369 @@
+import type { DealCan } from '../../../contract/deals';
 import type { DealRow, EscrowRow } from '../../db/schema';
-import { conflict, forbidden } from '../../lib/errors';
+import { type AppError, conflict, forbidden } from '../../lib/errors';
 import { type DealerSide, type DealRole, dealerSideOf, isDealer, isParticipant, roleOf } from './deal-roles';
 
 /**
- * The deal's rules (DESIGN.md §5), each with its message, written once. A
- * service locks the deal, then asks here whether the user may do what they
- * ask; a refusal throws the AppError the caller receives. The server enforces
- * these; the web app only mirrors them to decide which buttons to show.
+ * The deal's rules (DESIGN.md §5), each with its message, written once. Each rule answers without
+ * throwing: `refusalOf…` gives the refusal, or null when the user may. A service locks the deal, then
+ * calls the rule's `require…`, which throws that refusal as the AppError the caller receives; `canOf`
+ * asks the same rules what a viewer may do now, for the deal's answer (contract/deals.ts `can`), and
+ * the web app shows its buttons from that.
  */
+
+/** A rule's "no": the status and message the caller receives. A plain value, so that asking is cheap. */
+export type Refusal = { readonly status: 403 | 409; readonly message: string };
+
+const refusal403 = (message: string): Refusal => Object.freeze({ status: 403, message });
+const refusal409 = (message: string): Refusal => Object.freeze({ status: 409, message });
+
+/** The AppError a refusal is answered with. */
+export const errorOf = (refusal: Refusal): AppError =>
+  refusal.status === 403 ? forbidden(refusal.message) : conflict(refusal.message);
+
+/** Throws the refusal, if there is one. */
+export function enforce(refusal: Refusal | null): void {
+  if (refusal) throw errorOf(refusal);
+}
+
+/** What the rules need of a deal's escrow: its halves and its state (an EscrowRow, or the deal view's columns). */
+export type EscrowState = Pick<EscrowRow, 'creatorPaid' | 'counterpartPaid' | 'status'>;
+
+const paidBy = (escrow: EscrowState, side: DealerSide) =>
+  side === 'creator' ? escrow.creatorPaid : escrow.counterpartPaid;
+
+const dealersOnly = (action: string) => refusal403(`Only the dealers of this deal can ${action}.`);
+const dealmakerOnly = (action: string) => refusal403(`Only the dealmaker of this deal can ${action}.`);
+
+/** Every refusal of this file, made once. */
+const refusals = {
+  completed: refusal409('This deal is already completed.'),
+  hasDealmaker: refusal409('This deal already has a dealmaker.'),
+  notParticipant: refusal403('Only the participants of this deal can do this.'),
+  joinOwnDeal: refusal409('You created this deal, so you cannot join it as its counterpart.'),
+  joinAsDealmaker: refusal409('You are the dealmaker of this deal, so you cannot join it as a dealer.'),
+  alreadyJoined: refusal409('Someone has already joined this deal.'),
+  joinWithBid: refusal409('You have a bid on this deal. Delete your bid before joining it as a dealer.'),
+  leaveNotCounterpart: refusal403('Only the joined counterpart can leave this deal.'),
+  leaveCompleted: refusal409('This deal is completed and cannot be left.'),
+  leaveProtected: refusal409('Cannot leave - escrow payment made'),
+  deleteNotCreator: refusal403('Only the creator can delete this deal.'),
+  deleteProtected: refusal409('Deal is protected - escrow payment made'),
+  biddingClosed: refusal409('This deal already has its dealmaker; bids are closed.'),
+  dealerBids: refusal403('Dealers of a deal cannot bid on it.'),
+  alreadyBid: refusal409('You have already bid on this deal. Update your bid instead.'),
+  notBidder: refusal403('Only the bidder can change or delete this bid.'),
+  dealerAsDealmaker: refusal409('A dealer of this deal cannot be its dealmaker.'),
+  escrowNotOpen: refusal409('The escrow opens once the deal has a dealmaker.'),
+  escrowWithoutCounterpart: refusal409('Both dealers must be on the deal before the escrow can be paid.'),
+  alreadyPaid: refusal409('You have already paid your half'),
+  nothingToRefund: refusal409('You have not paid your half, so there is nothing to refund.'),
+  refundReleased: refusal409('This deal is completed and its escrow was released to the dealmaker.'),
+  refundSettled: refusal409('This escrow was settled: its money was paid out as the settlement says.'),
+  refundLocked: refusal409('Both halves are paid and the escrow is locked: it can no longer be refunded.'),
+  finishWithoutDealmaker: refusal409('This deal has no dealmaker yet, so it cannot be marked as finished.'),
+  finishUnlocked: refusal409(
+    'Both dealers must pay their half into escrow before the deal can be marked as finished.',
+  ),
+  finishDisputed: refusal409('Resolve the open dispute before marking the deal as finished.'),
+  progressCompleted: refusal409('This deal is completed; its progress can no longer change.'),
+  disputeWithoutDealmaker: refusal409('A dispute can be raised once the deal has a dealmaker.'),
+  reviewNotParticipant: refusal403('Only the participants of this deal can review each other.'),
+  reviewNotCompleted: refusal409('Reviews open once the deal is completed.'),
+  disputeNotOpen: refusal409('This dispute is not open.'),
+  escrowSettled: refusal409('This escrow is already settled.'),
+  settleUnlocked: refusal409('A settlement splits a locked escrow: both halves must be paid first.'),
+  operatorTakesPart: refusal403('You take part in this deal: another operator must settle it.'),
+  notEscalated: refusal409('This dispute has not been escalated to the operators yet.'),
+  alreadyEscalated: refusal409('This dispute is already with the operators.'),
+  dealersOnly: {
+    selectBid: dealersOnly('select a bid'),
+    requestDealmaker: dealersOnly('request a dealmaker'),
+    seeRequests: dealersOnly('see its requests'),
+    payEscrow: dealersOnly('pay into its escrow'),
+    refundEscrow: dealersOnly('take back an escrow payment'),
+    markFinished: dealersOnly('mark it as finished'),
+    raiseDispute: dealersOnly('raise a dispute'),
+    escalate: dealersOnly('escalate a dispute'),
+  },
+  dealmakerOnly: {
+    manageProgress: dealmakerOnly('manage its progress'),
+    resolveDispute: dealmakerOnly('resolve its disputes'),
+  },
+};
+
+/** The dealer's side, or throws the refusal of a user who is not a dealer. */
+function requireDealerSide(deal: DealRow, userId: number, notDealer: Refusal): DealerSide {
+  const side = dealerSideOf(deal, userId);
+  if (!side) throw errorOf(notDealer);
+  return side;
+}
 
 // ── State rules shared by several actions ──────────────────────────────────
 
+const refusalOfCompleted = (deal: DealRow) => (deal.isCompleted ? refusals.completed : null);
+
 export function requireNotCompleted(deal: DealRow) {
-  if (deal.isCompleted) throw conflict('This deal is already completed.');
+  enforce(refusalOfCompleted(deal));
 }
 
+const refusalOfDealmaker = (deal: DealRow) => (deal.dealmakerId !== null ? refusals.hasDealmaker : null);
+
 export function requireNoDealmaker(deal: DealRow) {
-  if (deal.dealmakerId !== null) throw conflict('This deal already has a dealmaker.');
+  enforce(refusalOfDealmaker(deal));
 }
 
 /** Whether an escrow half is paid: the deal is then protected (no delete, no leave, no dealmaker change). */
-export const isProtected = (escrow: EscrowRow | undefined) =>
+export const isProtected = (escrow: EscrowState | null | undefined) =>
   !!escrow && (escrow.creatorPaid || escrow.counterpartPaid);
 
 // ── Who may do what ────────────────────────────────────────────────────────
 
+export const refusalOfParticipant = (deal: DealRow, userId: number) =>
+  isParticipant(deal, userId) ? null : refusals.notParticipant;
+
 /** Reading a deal's private parts (bids aside): its participants only. */
 export function requireParticipant(deal: DealRow, userId: number) {
-  if (!isParticipant(deal, userId)) throw forbidden('Only the participants of this deal can do this.');
-}
-
-function requireDealer(deal: DealRow, userId: number, action: string): DealerSide {
-  const side = dealerSideOf(deal, userId);
-  if (!side) throw forbidden(`Only the dealers of this deal can ${action}.`);
-  return side;
-}
-
-function requireDealmaker(deal: DealRow, userId: number, action: string) {
-  if (deal.dealmakerId !== userId) throw forbidden(`Only the dealmaker of this deal can ${action}.`);
+  enforce(refusalOfParticipant(deal, userId));
 }
 
 // ── Deals ──────────────────────────────────────────────────────────────────
 
+export function refusalOfJoin(deal: DealRow, userId: number, hasBid: boolean): Refusal | null {
+  if (deal.creatorId === userId) return refusals.joinOwnDeal;
+  if (deal.dealmakerId === userId) return refusals.joinAsDealmaker;
+  if (deal.isCompleted) return refusals.completed;
+  if (deal.counterpartId !== null) return refusals.alreadyJoined;
+  if (hasBid) return refusals.joinWithBid;
+  return null;
+}
+
 export function requireJoinable(deal: DealRow, userId: number, hasBid: boolean) {
-  if (deal.creatorId === userId)
-    throw conflict('You created this deal, so you cannot join it as its counterpart.');
-  if (deal.dealmakerId === userId)
-    throw conflict('You are the dealmaker of this deal, so you cannot join it as a dealer.');
-  requireNotCompleted(deal);
-  if (deal.counterpartId !== null) throw conflict('Someone has already joined this deal.');
-  if (hasBid) throw conflict('You have a bid on this deal. Delete your bid before joining it as a dealer.');
+  enforce(refusalOfJoin(deal, userId, hasBid));
 }
 
-export function requireLeavable(deal: DealRow, userId: number, escrow: EscrowRow | undefined) {
-  if (deal.counterpartId !== userId) throw forbidden('Only the joined counterpart can leave this deal.');
-  if (deal.isCompleted) throw conflict('This deal is completed and cannot be left.');
-  if (isProtected(escrow)) throw conflict('Cannot leave - escrow payment made');
+export function refusalOfLeave(deal: DealRow, userId: number, escrow: EscrowState | null | undefined) {
+  if (deal.counterpartId !== userId) return refusals.leaveNotCounterpart;
+  if (deal.isCompleted) return refusals.leaveCompleted;
+  if (isProtected(escrow)) return refusals.leaveProtected;
+  return null;
 }
 
-export function requireDeletable(deal: DealRow, userId: number, escrow: EscrowRow | undefined) {
-  if (deal.creatorId !== userId) throw forbidden('Only the creator can delete this deal.');
-  if (isProtected(escrow)) throw conflict('Deal is protected - escrow payment made');
+export function requireLeavable(deal: DealRow, userId: number, escrow: EscrowState | null | undefined) {
+  enforce(refusalOfLeave(deal, userId, escrow));
+}
+
+export function refusalOfDelete(deal: DealRow, userId: number, escrow: EscrowState | null | undefined) {
+  if (deal.creatorId !== userId) return refusals.deleteNotCreator;
+  if (isProtected(escrow)) return refusals.deleteProtected;
+  return null;
+}
+
+export function requireDeletable(deal: DealRow, userId: number, escrow: EscrowState | null | undefined) {
+  enforce(refusalOfDelete(deal, userId, escrow));
 }
 
 // ── Bids and the dealers' selection ────────────────────────────────────────
 
 /** Bids are open while the deal has no dealmaker and is not completed. */
-export function requireBiddingOpen(deal: DealRow) {
-  requireNotCompleted(deal);
-  if (deal.dealmakerId !== null) throw conflict('This deal already has its dealmaker; bids are closed.');
+export function refusalOfBidding(deal: DealRow): Refusal | null {
+  if (deal.isCompleted) return refusals.completed;
+  if (deal.dealmakerId !== null) return refusals.biddingClosed;
+  return null;
 }
 
-export function requireMayBid(deal: DealRow, userId: number) {
-  if (isDealer(deal, userId)) throw forbidden('Dealers of a deal cannot bid on it.');
-  requireBiddingOpen(deal);
+export function requireBiddingOpen(deal: DealRow) {
+  enforce(refusalOfBidding(deal));
+}
+
+/** A new bid: not by a dealer, while bidding is open, one per user and deal. */
+export function refusalOfBid(deal: DealRow, userId: number, hasBid: boolean): Refusal | null {
+  if (isDealer(deal, userId)) return refusals.dealerBids;
+  return refusalOfBidding(deal) ?? (hasBid ? refusals.alreadyBid : null);
+}
+
+export function requireMayBid(deal: DealRow, userId: number, hasBid: boolean) {
+  enforce(refusalOfBid(deal, userId, hasBid));
+}
+
+/** The one answer to a second bid by the same user (also when two arrive at once: the unique key). */
+export const alreadyBidError = () => errorOf(refusals.alreadyBid);
+
+/** Changing or withdrawing a bid: its bidder, while bidding is open. */
+export function refusalOfChangeBid(deal: DealRow, userId: number, bid: { bidderId: number }) {
+  if (bid.bidderId !== userId) return refusals.notBidder;
+  return refusalOfBidding(deal);
+}
+
+export function requireMayChangeBid(deal: DealRow, userId: number, bid: { bidderId: number }) {
+  enforce(refusalOfChangeBid(deal, userId, bid));
+}
+
+function refusalOfSelectBid(deal: DealRow, userId: number): Refusal | null {
+  if (!isDealer(deal, userId)) return refusals.dealersOnly.selectBid;
+  return refusalOfBidding(deal);
 }
 
 export function requireMaySelectBid(deal: DealRow, userId: number): DealerSide {
-  const side = requireDealer(deal, userId, 'select a bid');
-  requireBiddingOpen(deal);
+  const side = requireDealerSide(deal, userId, refusals.dealersOnly.selectBid);
+  enforce(refusalOfBidding(deal));
   return side;
 }
 
 // ── Dealmaker requests ─────────────────────────────────────────────────────
 
+/** A dealer asks while the deal wants a dealmaker (whom they ask: `refusalOfDealmakerCandidate`). */
+function refusalOfRequestDealmaker(deal: DealRow, senderId: number): Refusal | null {
+  if (!isDealer(deal, senderId)) return refusals.dealersOnly.requestDealmaker;
+  return refusalOfCompleted(deal) ?? refusalOfDealmaker(deal);
+}
+
+/** A user may become the deal's dealmaker only if they are not one of its dealers. */
+const refusalOfDealmakerCandidate = (deal: DealRow, userId: number) =>
+  isDealer(deal, userId) ? refusals.dealerAsDealmaker : null;
+
 export function requireMayRequestDealmaker(deal: DealRow, senderId: number, receiverId: number) {
-  requireDealer(deal, senderId, 'request a dealmaker');
-  requireNotCompleted(deal);
-  requireNoDealmaker(deal);
-  requireMayBecomeDealmaker(deal, receiverId);
+  enforce(refusalOfRequestDealmaker(deal, senderId) ?? refusalOfDealmakerCandidate(deal, receiverId));
 }
 
 export function requireMaySeeRequests(deal: DealRow, userId: number) {
-  requireDealer(deal, userId, 'see its requests');
+  requireDealerSide(deal, userId, refusals.dealersOnly.seeRequests);
 }
 
 /** A user may become the deal's dealmaker (by an accepted request) only while it wants one. */
 export function requireDealmakerWanted(deal: DealRow, userId: number) {
-  requireNotCompleted(deal);
-  requireNoDealmaker(deal);
-  requireMayBecomeDealmaker(deal, userId);
-}
-
-function requireMayBecomeDealmaker(deal: DealRow, userId: number) {
-  if (isDealer(deal, userId)) throw conflict('A dealer of this deal cannot be its dealmaker.');
+  enforce(refusalOfCompleted(deal) ?? refusalOfDealmaker(deal) ?? refusalOfDealmakerCandidate(deal, userId));
 }
 
 // ── Escrow and completion ──────────────────────────────────────────────────
 
-/** A dealer pays their half only while the deal has both dealers and a dealmaker and is not completed. */
-export function requireMayPayEscrow(deal: DealRow, userId: number): DealerSide {
-  const side = requireDealer(deal, userId, 'pay into its escrow');
-  requireNotCompleted(deal);
-  if (deal.dealmakerId === null) throw conflict('The escrow opens once the deal has a dealmaker.');
-  if (deal.counterpartId === null) {
-    throw conflict('Both dealers must be on the deal before the escrow can be paid.');
-  }
-  return side;
+/**
+ * A dealer pays their half once, only while the deal has both dealers and a dealmaker and is not
+ * completed. The escrow exists once the deal has a dealmaker.
+ */
+export function refusalOfPayEscrow(
+  deal: DealRow,
+  userId: number,
+  escrow: EscrowState | null | undefined,
+): Refusal | null {
+  const side = dealerSideOf(deal, userId);
+  if (!side) return refusals.dealersOnly.payEscrow;
+  if (deal.isCompleted) return refusals.completed;
+  if (deal.dealmakerId === null) return refusals.escrowNotOpen;
+  if (deal.counterpartId === null) return refusals.escrowWithoutCounterpart;
+  if (escrow && paidBy(escrow, side)) return refusals.alreadyPaid;
+  return null;
 }
 
-export function requireMayRefundEscrow(deal: DealRow, userId: number): DealerSide {
-  return requireDealer(deal, userId, 'take back an escrow payment');
+export function requireMayPayEscrow(
+  deal: DealRow,
+  userId: number,
+  escrow: EscrowState | null | undefined,
+): DealerSide {
+  enforce(refusalOfPayEscrow(deal, userId, escrow));
+  return dealerSideOf(deal, userId)!;
 }
 
+/** A dealer takes their paid half back while the escrow is not locked (nor released, nor settled). */
+export function refusalOfRefundEscrow(
+  deal: DealRow,
+  userId: number,
+  escrow: EscrowState | null | undefined,
+): Refusal | null {
+  const side = dealerSideOf(deal, userId);
+  if (!side) return refusals.dealersOnly.refundEscrow;
+  if (!escrow) return refusals.nothingToRefund;
+  if (escrow.status === 'completed') return refusals.refundReleased;
+  if (escrow.status === 'settled') return refusals.refundSettled;
+  if (escrow.status === 'locked') return refusals.refundLocked;
+  if (!paidBy(escrow, side)) return refusals.nothingToRefund;
+  return null;
+}
+
+export function requireMayRefundEscrow(
+  deal: DealRow,
+  userId: number,
+  escrow: EscrowState | null | undefined,
+): DealerSide {
+  enforce(refusalOfRefundEscrow(deal, userId, escrow));
+  return dealerSideOf(deal, userId)!;
+}
+
+/** Only a dealer marks the deal finished (marking a completed deal, or twice, changes nothing). */
 export function requireMayMarkFinished(deal: DealRow, userId: number): DealerSide {
-  return requireDealer(deal, userId, 'mark it as finished');
+  return requireDealerSide(deal, userId, refusals.dealersOnly.markFinished);
 }
+
+/** Whether the dealer's own "finished" mark is given. */
+export const markedFinishedBy = (deal: DealRow, side: DealerSide) =>
+  side === 'creator' ? deal.completedByCreator : deal.completedByCounterpart;
 
 /** The state a dealer's "finished" mark needs: a dealmaker, a locked escrow and no open dispute. */
-export function requireFinishable(deal: DealRow, escrow: EscrowRow | undefined, hasOpenDispute: boolean) {
-  if (deal.dealmakerId === null) {
-    throw conflict('This deal has no dealmaker yet, so it cannot be marked as finished.');
-  }
-  if (escrow?.status !== 'locked') {
-    throw conflict('Both dealers must pay their half into escrow before the deal can be marked as finished.');
-  }
-  if (hasOpenDispute) throw conflict('Resolve the open dispute before marking the deal as finished.');
+export function refusalOfFinishing(
+  deal: DealRow,
+  escrow: EscrowState | null | undefined,
+  hasOpenDispute: boolean,
+): Refusal | null {
+  if (deal.dealmakerId === null) return refusals.finishWithoutDealmaker;
+  if (escrow?.status !== 'locked') return refusals.finishUnlocked;
+  if (hasOpenDispute) return refusals.finishDisputed;
+  return null;
+}
+
+export function requireFinishable(
+  deal: DealRow,
+  escrow: EscrowState | null | undefined,
+  hasOpenDispute: boolean,
+) {
+  enforce(refusalOfFinishing(deal, escrow, hasOpenDispute));
+}
+
+/**
+ * 'Mark as Finished' is the dealer's to give (spec §6): a dealer who has not given it yet, once the deal
+ * has a dealmaker, until it is completed. Whether the mark counts now (a locked escrow, no open dispute:
+ * `refusalOfFinishing`) the call answers, with its reason.
+ */
+function mayMarkFinished(deal: DealRow, userId: number): boolean {
+  const side = dealerSideOf(deal, userId);
+  return !!side && !deal.isCompleted && deal.dealmakerId !== null && !markedFinishedBy(deal, side);
 }
 
 // ── Progress, disputes, reviews ────────────────────────────────────────────
 
+function refusalOfManageProgress(deal: DealRow, userId: number): Refusal | null {
+  if (deal.dealmakerId !== userId) return refusals.dealmakerOnly.manageProgress;
+  if (deal.isCompleted) return refusals.progressCompleted;
+  return null;
+}
+
 export function requireMayManageProgress(deal: DealRow, userId: number) {
-  requireDealmaker(deal, userId, 'manage its progress');
-  if (deal.isCompleted) throw conflict('This deal is completed; its progress can no longer change.');
+  enforce(refusalOfManageProgress(deal, userId));
+}
+
+function refusalOfRaiseDispute(deal: DealRow, userId: number): Refusal | null {
+  if (!isDealer(deal, userId)) return refusals.dealersOnly.raiseDispute;
+  if (deal.dealmakerId === null) return refusals.disputeWithoutDealmaker;
+  return refusalOfCompleted(deal);
 }
 
 export function requireMayRaiseDispute(deal: DealRow, userId: number) {
-  requireDealer(deal, userId, 'raise a dispute');
-  if (deal.dealmakerId === null) throw conflict('A dispute can be raised once the deal has a dealmaker.');
-  requireNotCompleted(deal);
+  enforce(refusalOfRaiseDispute(deal, userId));
 }
 
 export function requireMayResolveDispute(deal: DealRow, userId: number) {
-  requireDealmaker(deal, userId, 'resolve its disputes');
+  if (deal.dealmakerId !== userId) throw errorOf(refusals.dealmakerOnly.resolveDispute);
+}
+
+function refusalOfReview(deal: DealRow, userId: number): Refusal | null {
+  if (!isParticipant(deal, userId)) return refusals.reviewNotParticipant;
+  if (!deal.isCompleted) return refusals.reviewNotCompleted;
+  return null;
 }
 
 /** Reviews open to the participants once the deal is completed; answers the reviewer's role. */
 export function requireMayReview(deal: DealRow, userId: number): DealRole {
-  const role = roleOf(deal, userId);
-  if (!role) throw forbidden('Only the participants of this deal can review each other.');
-  if (!deal.isCompleted) throw conflict('Reviews open once the deal is completed.');
-  return role;
+  enforce(refusalOfReview(deal, userId));
+  return roleOf(deal, userId)!;
 }
 
 // ── Settlements and escalation ─────────────────────────────────────────────
@@ -169,20 +372,23 @@ export function requireMayReview(deal: DealRow, userId: number): DealRole {
 export function requireMaySettle(
   deal: DealRow,
   userId: number,
-  escrow: EscrowRow | undefined,
+  escrow: EscrowState | undefined,
   dispute: { status: string },
 ) {
   requireParticipant(deal, userId);
   requireSettleable(escrow, dispute);
 }
 
+function refusalOfSettling(escrow: EscrowState | undefined, dispute: { status: string }): Refusal | null {
+  if (dispute.status !== 'open') return refusals.disputeNotOpen;
+  if (escrow?.status === 'settled') return refusals.escrowSettled;
+  if (escrow?.status !== 'locked') return refusals.settleUnlocked;
+  return null;
+}
+
 /** What settling needs, whoever settles: an open dispute and a locked escrow. */
-export function requireSettleable(escrow: EscrowRow | undefined, dispute: { status: string }) {
-  if (dispute.status !== 'open') throw conflict('This dispute is not open.');
-  if (escrow?.status === 'settled') throw conflict('This escrow is already settled.');
-  if (escrow?.status !== 'locked') {
-    throw conflict('A settlement splits a locked escrow: both halves must be paid first.');
-  }
+export function requireSettleable(escrow: EscrowState | undefined, dispute: { status: string }) {
+  enforce(refusalOfSettling(escrow, dispute));
 }
 
 /**
@@ -192,14 +398,12 @@ export function requireSettleable(escrow: EscrowRow | undefined, dispute: { stat
 export function requireOperatorMaySettle(
   deal: DealRow,
   operatorId: number,
-  escrow: EscrowRow | undefined,
+  escrow: EscrowState | undefined,
   dispute: { status: string; escalatedAt: Date | null },
 ) {
-  if (isParticipant(deal, operatorId)) {
-    throw forbidden('You take part in this deal: another operator must settle it.');
-  }
-  if (dispute.status !== 'open') throw conflict('This dispute is not open.');
-  if (!dispute.escalatedAt) throw conflict('This dispute has not been escalated to the operators yet.');
+  if (isParticipant(deal, operatorId)) throw errorOf(refusals.operatorTakesPart);
+  if (dispute.status !== 'open') throw errorOf(refusals.disputeNotOpen);
+  if (!dispute.escalatedAt) throw errorOf(refusals.notEscalated);
   requireSettleable(escrow, dispute);
 }
 
@@ -209,7 +413,38 @@ export function requireMayEscalate(
   userId: number,
   dispute: { status: string; escalatedAt: Date | null },
 ) {
-  requireDealer(deal, userId, 'escalate a dispute');
-  if (dispute.status !== 'open') throw conflict('This dispute is not open.');
-  if (dispute.escalatedAt) throw conflict('This dispute is already with the operators.');
+  requireDealerSide(deal, userId, refusals.dealersOnly.escalate);
+  if (dispute.status !== 'open') throw errorOf(refusals.disputeNotOpen);
+  if (dispute.escalatedAt) throw errorOf(refusals.alreadyEscalated);
+}
+
+// ── What a viewer may do now ───────────────────────────────────────────────
+
+/** What `can` needs beyond the deal's row: its escrow (none before a dealmaker) and whether the viewer has a bid on it. */
+export type ViewerState = { escrow: EscrowState | null | undefined; hasBid: boolean };
+
+/**
+ * What the viewer may do with the deal now (contract/deals.ts `DealCan`): each allowed action is its
+ * rule above, asked without throwing; what is not allowed is left out. It depends on the viewer only
+ * through their role and whether they bid.
+ */
+export function canOf(deal: DealRow, viewerId: number, { escrow, hasBid }: ViewerState): DealCan {
+  const can: { -readonly [Action in keyof DealCan]: DealCan[Action] } = {};
+  if (refusalOfJoin(deal, viewerId, hasBid) === null) can.join = true;
+  if (refusalOfLeave(deal, viewerId, escrow) === null) can.leave = true;
+  if (refusalOfDelete(deal, viewerId, escrow) === null) can.delete = true;
+  if (refusalOfBid(deal, viewerId, hasBid) === null) can.bid = true;
+  if (hasBid && refusalOfChangeBid(deal, viewerId, { bidderId: viewerId }) === null) {
+    can.updateBid = true;
+    can.deleteBid = true;
+  }
+  if (refusalOfSelectBid(deal, viewerId) === null) can.selectBid = true;
+  if (refusalOfRequestDealmaker(deal, viewerId) === null) can.requestDealmaker = true;
+  if (refusalOfPayEscrow(deal, viewerId, escrow) === null) can.payEscrow = true;
+  if (refusalOfRefundEscrow(deal, viewerId, escrow) === null) can.refundEscrow = true;
+  if (mayMarkFinished(deal, viewerId)) can.markFinished = true;
+  if (refusalOfManageProgress(deal, viewerId) === null) can.addProgress = true;
+  if (refusalOfRaiseDispute(deal, viewerId) === null) can.raiseDispute = true;
+  if (refusalOfReview(deal, viewerId) === null) can.review = true;
+  return can;
 }

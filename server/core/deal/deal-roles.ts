@@ -1,4 +1,4 @@
-import type { Deal, DealRole } from '../../../contract/deals';
+import type { DealRole, PublicDeal } from '../../../contract/deals';
 import type { DealRow } from '../../db/schema';
 
 export type { DealRole };
@@ -32,5 +32,5 @@ export const otherDealerOf = (deal: DealRow, side: DealerSide) =>
   side === 'creator' ? deal.counterpartId : deal.creatorId;
 
 /** The username of a dealer of the deal's view. */
-export const dealerNameOf = (deal: Deal, side: DealerSide) =>
+export const dealerNameOf = (deal: PublicDeal, side: DealerSide) =>
   side === 'creator' ? deal.dealer_creator : (deal.dealer_joined ?? '');

@@ -18,13 +18,19 @@ const usernames = {
   dealmakerUsername: dealmaker.username,
 };
 
-/** Everything a deal's wire shape needs, in one query: the three usernames, escrow state and the viewer's bid. */
+/**
+ * Everything a deal's wire shape needs, in one query: the three usernames, the escrow's halves and
+ * state (null before the deal has a dealmaker) and the viewer's bid; with the deal's row, all that the
+ * viewer's `can` asks of the rules.
+ */
 function selectDealViews(db: DbOrTx, viewerId: number | SQL.Aliased | ReturnType<typeof sql.placeholder>) {
   return db
     .select({
       deal: dealColumns,
       ...usernames,
-      escrowPaid: sql<boolean>`coalesce(${escrows.creatorPaid} or ${escrows.counterpartPaid}, false)`,
+      escrowCreatorPaid: escrows.creatorPaid,
+      escrowCounterpartPaid: escrows.counterpartPaid,
+      escrowStatus: escrows.status,
       myBidId: bids.id,
       myBidPriceCents: bids.priceCents,
     })

@@ -28,7 +28,11 @@ export type AuditAction =
  * writes the rest and reads it for the operators.
  */
 export class AuditService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly deps: {
+      db: Db;
+    },
+  ) {}
 
   /**
    * One entry, in the caller's transaction when it passes one. The actor and
@@ -44,7 +48,7 @@ export class AuditService {
       before?: unknown;
       after?: unknown;
     },
-    db: DbOrTx = this.db,
+    db: DbOrTx = this.deps.db,
   ) {
     const requester = currentRequester();
     const actor = entry.actor === undefined ? requester.actor : entry.actor;
@@ -61,7 +65,7 @@ export class AuditService {
   }
 
   async list(options: { limit: number; before?: number; dealId?: number; username?: string }) {
-    const rows = await auditRepository.list(this.db, { ...options, beforeId: options.before });
+    const rows = await auditRepository.list(this.deps.db, { ...options, beforeId: options.before });
     return { entries: rows.map(presentAuditEntry) };
   }
 }

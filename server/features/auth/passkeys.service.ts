@@ -29,17 +29,14 @@ export class PasskeysService {
   private readonly origin: string;
   private challengesSinceCleanup = 0;
 
-  constructor(
-    private readonly db: Db,
-    config: Config,
-  ) {
-    const url = new URL(config.publicUrl);
+  constructor(private readonly deps: { db: Db; config: Config }) {
+    const url = new URL(deps.config.publicUrl);
     this.rpId = url.hostname;
     this.origin = url.origin;
   }
 
   list(userId: number): Promise<PasskeyRow[]> {
-    return factorsRepository.passkeysOf(this.db, userId);
+    return factorsRepository.passkeysOf(this.deps.db, userId);
   }
 
   async listPresented(userId: number): Promise<Passkey[]> {
@@ -73,7 +70,7 @@ export class PasskeysService {
   async register(userId: number, sessionId: string, response: PasskeyAttestation, name: string) {
     const challenge = this.challengeOf(response.response.clientDataJSON);
     if (
-      !(await factorsRepository.spendWebauthnChallenge(this.db, challenge, {
+      !(await factorsRepository.spendWebauthnChallenge(this.deps.db, challenge, {
         purpose: 'register',
         userId,
         boundTo: sessionId,
@@ -95,10 +92,10 @@ export class PasskeysService {
     }
     if (!verification.verified) throw badRequest('The passkey could not be verified. Please try again.');
     const { credential, credentialDeviceType, credentialBackedUp } = verification.registrationInfo;
-    if (await factorsRepository.passkeyByCredentialId(this.db, credential.id)) {
+    if (await factorsRepository.passkeyByCredentialId(this.deps.db, credential.id)) {
       throw badRequest('This passkey is registered already.');
     }
-    const row = await factorsRepository.insertPasskey(this.db, {
+    const row = await factorsRepository.insertPasskey(this.deps.db, {
       userId,
       credentialId: credential.id,
       publicKey: credential.publicKey,
@@ -112,12 +109,12 @@ export class PasskeysService {
   }
 
   async rename(userId: number, id: number, name: string) {
-    const row = await factorsRepository.renamePasskey(this.db, userId, id, name);
+    const row = await factorsRepository.renamePasskey(this.deps.db, userId, id, name);
     if (!row) throw notFound('Passkey not found.');
     return presentPasskey(row);
   }
 
-  async remove(userId: number, id: number, db: DbOrTx = this.db) {
+  async remove(userId: number, id: number, db: DbOrTx = this.deps.db) {
     if (!(await factorsRepository.deletePasskey(db, userId, id))) throw notFound('Passkey not found.');
   }
 
@@ -157,7 +154,7 @@ export class PasskeysService {
     response: PasskeyAssertion,
     expect: { purpose: Exclude<PasskeyPurpose, 'register'>; userId: number | null; boundTo: string | null },
   ): Promise<number | null> {
-    const passkey = await factorsRepository.passkeyByCredentialId(this.db, response.id);
+    const passkey = await factorsRepository.passkeyByCredentialId(this.deps.db, response.id);
     if (!passkey || (expect.userId !== null && passkey.userId !== expect.userId)) return null;
     let challenge: string;
     try {
@@ -165,7 +162,7 @@ export class PasskeysService {
     } catch {
       return null;
     }
-    const fresh = await factorsRepository.spendWebauthnChallenge(this.db, challenge, {
+    const fresh = await factorsRepository.spendWebauthnChallenge(this.deps.db, challenge, {
       purpose: expect.purpose,
       userId: expect.userId,
       boundTo: expect.boundTo,
@@ -186,7 +183,9 @@ export class PasskeysService {
         requireUserVerification: expect.purpose === 'sign-in',
       });
       if (!verified) return null;
-      if (!(await factorsRepository.recordPasskeyUse(this.db, passkey.id, authenticationInfo.newCounter)))
+      if (
+        !(await factorsRepository.recordPasskeyUse(this.deps.db, passkey.id, authenticationInfo.newCounter))
+      )
         return null;
       return passkey.userId;
     } catch {
@@ -203,9 +202,9 @@ export class PasskeysService {
     // Now and then, the challenges nobody can answer any more go (options are asked for without signing in).
     if (++this.challengesSinceCleanup >= challengesPerCleanup) {
       this.challengesSinceCleanup = 0;
-      await factorsRepository.deleteStaleChallenges(this.db);
+      await factorsRepository.deleteStaleChallenges(this.deps.db);
     }
-    await factorsRepository.insertWebauthnChallenge(this.db, {
+    await factorsRepository.insertWebauthnChallenge(this.deps.db, {
       challenge,
       purpose,
       userId,

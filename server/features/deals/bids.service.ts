@@ -2,13 +2,18 @@ import type { Bid, BidChange, Deal, NewBid } from '../../../contract/deals';
 import { centsToDollars, formatUsdCents } from '../../../contract/money';
 import type { BidSelectionChange, UpdateType } from '../../../contract/realtime';
 import type { DealAccess } from '../../core/deal/deal-access';
-import { requireBiddingOpen, requireMayBid, requireMaySelectBid } from '../../core/deal/deal-policy';
+import {
+  alreadyBidError,
+  requireMayBid,
+  requireMayChangeBid,
+  requireMaySelectBid,
+} from '../../core/deal/deal-policy';
 import { type DealerSide, dealerNameOf, isDealer, otherDealerOf } from '../../core/deal/deal-roles';
 import type { Db, Tx } from '../../db/client';
 import { isUniqueViolation } from '../../db/postgres-errors';
 import type { DealRow } from '../../db/schema';
 import type { AfterCommit, Transact } from '../../db/transaction';
-import { conflict, forbidden, notFound } from '../../lib/errors';
+import { notFound } from '../../lib/errors';
 import type { EventPublisher } from '../../lib/events';
 import type { EscrowService } from '../escrow/escrow.service';
 import type { TimelineService } from '../timeline/timeline.service';
@@ -17,48 +22,50 @@ import { bidsRepository } from './bids.repository';
 import { assignDealmaker } from './dealmaker-assignment';
 
 const bidNotFound = () => notFound('Bid not found.');
-const alreadyBid = () => conflict('You have already bid on this deal. Update your bid instead.');
 
 /** Bids and the dealers' joint selection (DESIGN.md §5 Bids). */
 export class BidsService {
   constructor(
-    private readonly db: Db,
-    private readonly transact: Transact,
-    private readonly deals: DealAccess,
-    private readonly escrow: EscrowService,
-    private readonly timeline: TimelineService,
-    private readonly events: EventPublisher,
+    private readonly deps: {
+      db: Db;
+      transact: Transact;
+      deals: DealAccess;
+      escrow: EscrowService;
+      timeline: TimelineService;
+      events: EventPublisher;
+    },
   ) {}
 
   async create(bidderId: number, input: NewBid) {
     const { dealId, price } = input;
-    return this.transact(async (tx, afterCommit) => {
-      const deal = await this.deals.lock(tx, dealId);
-      requireMayBid(deal, bidderId);
-      if (await bidsRepository.findByDealAndBidder(tx, dealId, bidderId)) throw alreadyBid();
-      const row = await bidsRepository.insert(tx, { dealId, bidderId, priceCents: price });
-      const bid = presentBid((await bidsRepository.view(tx, row.id))!);
-      await this.timeline.record(tx, afterCommit, {
-        dealId,
-        actorId: bidderId,
-        notify: [
-          {
-            to: [deal.creatorId, deal.counterpartId],
-            kind: 'bid-created',
-            message: `${bid.dealmaker} bid ${formatUsdCents(price)} on your deal "${deal.title}".`,
-          },
-        ],
+    return this.deps
+      .transact(async (tx, afterCommit) => {
+        const deal = await this.deps.deals.lock(tx, dealId);
+        requireMayBid(deal, bidderId, !!(await bidsRepository.findByDealAndBidder(tx, dealId, bidderId)));
+        const row = await bidsRepository.insert(tx, { dealId, bidderId, priceCents: price });
+        const bid = presentBid((await bidsRepository.view(tx, row.id))!);
+        await this.deps.timeline.record(tx, afterCommit, {
+          dealId,
+          actorId: bidderId,
+          notify: [
+            {
+              to: [deal.creatorId, deal.counterpartId],
+              kind: 'bid-created',
+              message: `${bid.dealmaker} bid ${formatUsdCents(price)} on your deal "${deal.title}".`,
+            },
+          ],
+        });
+        afterCommit(() => this.publishBid(deal, bidderId, bid, 'created'));
+        return bid;
+      })
+      .catch((error) => {
+        if (isUniqueViolation(error, 'bids_deal_bidder_key')) throw alreadyBidError();
+        throw error;
       });
-      afterCommit(() => this.publishBid(deal, bidderId, bid, 'created'));
-      return bid;
-    }).catch((error) => {
-      if (isUniqueViolation(error, 'bids_deal_bidder_key')) throw alreadyBid();
-      throw error;
-    });
   }
 
   update(bidId: number, userId: number, input: BidChange) {
-    return this.transact(async (tx, afterCommit) => {
+    return this.deps.transact(async (tx, afterCommit) => {
       const { deal, bid } = await this.lockOwnBid(tx, bidId, userId);
       await bidsRepository.update(tx, bid.id, { priceCents: input.price });
       // The dealers chose a price; a changed price needs choosing again.
@@ -70,7 +77,7 @@ export class BidsService {
   }
 
   delete(bidId: number, userId: number) {
-    return this.transact(async (tx, afterCommit) => {
+    return this.deps.transact(async (tx, afterCommit) => {
       const { deal, bid } = await this.lockOwnBid(tx, bidId, userId);
       await this.clearSelectionsOf(tx, deal, bid.id);
       await bidsRepository.delete(tx, bid.id);
@@ -81,9 +88,9 @@ export class BidsService {
 
   /** Dealers see every bid of their deal; anyone else only their own. */
   async listOfDeal(dealId: number, viewerId: number) {
-    const deal = await this.deals.find(dealId);
+    const deal = await this.deps.deals.find(dealId);
     const rows = await bidsRepository.listOfDeal(
-      this.db,
+      this.deps.db,
       dealId,
       isDealer(deal, viewerId) ? undefined : viewerId,
     );
@@ -95,13 +102,13 @@ export class BidsService {
    * same bid, the deal is finalized at once: dealmaker = bidder, budget = price.
    */
   select(dealId: number, bidId: number, userId: number) {
-    return this.transact(async (tx, afterCommit) => {
-      const before = await this.deals.lock(tx, dealId);
+    return this.deps.transact(async (tx, afterCommit) => {
+      const before = await this.deps.deals.lock(tx, dealId);
       const side = requireMaySelectBid(before, userId);
       const column = side === 'creator' ? 'selectedBidByCreator' : 'selectedBidByCounterpart';
       const bid = await bidsRepository.findById(tx, bidId);
       if (!bid || bid.dealId !== dealId) throw bidNotFound();
-      const updated = await this.deals.update(tx, dealId, {
+      const updated = await this.deps.deals.update(tx, dealId, {
         [column]: before[column] === bidId ? null : bidId,
       });
       const finalized =
@@ -109,12 +116,18 @@ export class BidsService {
         updated.selectedBidByCreator === bidId &&
         updated.selectedBidByCounterpart === bidId;
       const removed = finalized
-        ? await assignDealmaker(tx, { deals: this.deals, escrow: this.escrow }, dealId, bid.bidderId, {
-            keepBidId: bid.id,
-            budgetCents: bid.priceCents,
-          })
+        ? await assignDealmaker(
+            tx,
+            { deals: this.deps.deals, escrow: this.deps.escrow },
+            dealId,
+            bid.bidderId,
+            {
+              keepBidId: bid.id,
+              budgetCents: bid.priceCents,
+            },
+          )
         : null;
-      const deal = await this.deals.present(dealId, userId, tx);
+      const deal = await this.deps.deals.present(dealId, userId, tx);
       await this.recordSelection(tx, afterCommit, {
         before,
         side,
@@ -138,7 +151,7 @@ export class BidsService {
             : { id: bid.id, dealFinalized: false },
           'selected',
         );
-        this.deals.announce(deal, removed ? 'finalized' : 'updated');
+        this.deps.deals.announce(deal, removed ? 'finalized' : 'updated');
       });
       const message = removed
         ? `Both dealers selected this bid: the deal is finalized with ${deal.dealmaker} as its dealmaker.`
@@ -167,7 +180,7 @@ export class BidsService {
     const view = (await bidsRepository.view(tx, change.bidId))!;
     const dealer = dealerNameOf(deal, side);
     const price = `${formatUsdCents(view.bid.priceCents)}`;
-    await this.timeline.record(tx, afterCommit, {
+    await this.deps.timeline.record(tx, afterCommit, {
       dealId: deal.id,
       actorId: userId,
       event: {
@@ -190,7 +203,7 @@ export class BidsService {
           ],
     });
     if (!removed) return;
-    await this.timeline.record(tx, afterCommit, {
+    await this.deps.timeline.record(tx, afterCommit, {
       dealId: deal.id,
       actorId: userId,
       event: {
@@ -222,11 +235,10 @@ export class BidsService {
     const existing = await bidsRepository.findById(tx, bidId);
     if (!existing) throw bidNotFound();
     // Deal first, then bid: the same lock order as selection, so the two never deadlock.
-    const deal = await this.deals.lock(tx, existing.dealId);
+    const deal = await this.deps.deals.lock(tx, existing.dealId);
     const bid = await bidsRepository.lock(tx, bidId);
     if (!bid) throw bidNotFound();
-    if (bid.bidderId !== userId) throw forbidden('Only the bidder can change or delete this bid.');
-    requireBiddingOpen(deal);
+    requireMayChangeBid(deal, userId, bid);
     return { deal, bid };
   }
 
@@ -234,7 +246,7 @@ export class BidsService {
     const changes: Partial<DealRow> = {};
     if (deal.selectedBidByCreator === bidId) changes.selectedBidByCreator = null;
     if (deal.selectedBidByCounterpart === bidId) changes.selectedBidByCounterpart = null;
-    if (Object.keys(changes).length > 0) await this.deals.update(tx, deal.id, changes);
+    if (Object.keys(changes).length > 0) await this.deps.deals.update(tx, deal.id, changes);
   }
 
   /** Bids go to the dealers and the bidder only: nobody else may see them. */
@@ -244,7 +256,7 @@ export class BidsService {
     data: Bid | BidSelectionChange | { id: number },
     updateType: UpdateType,
   ) {
-    this.events.publish({ users: [deal.creatorId, deal.counterpartId, bidderId] }, 'bid-updated', {
+    this.deps.events.publish({ users: [deal.creatorId, deal.counterpartId, bidderId] }, 'bid-updated', {
       dealId: deal.id,
       data,
       updateType,

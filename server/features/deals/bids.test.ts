@@ -5,6 +5,7 @@ import { bids, dealmakerRequests, deals } from '../../db/schema';
 import {
   assignDealmakerByRequest,
   createDeal,
+  dealCan,
   dealWithDealers,
   isoTimestamp,
   markCompletedInDb,
@@ -399,6 +400,7 @@ describe('PUT /api/bid-management/select-bid/{dealId}/{bidId}', () => {
       budget: 432.1,
       selected_bid_by_creator: winning,
       selected_bid_by_dealer: winning,
+      can: dealCan({ leave: true, payEscrow: true, markFinished: true, raiseDispute: true }),
     });
     expect((await getDeal(deal.id, outsider)).dealmaker).toBe(bidder.username);
     expect((await server.db.select().from(deals).where(eq(deals.id, deal.id)))[0]!.budgetCents).toBe(43210);

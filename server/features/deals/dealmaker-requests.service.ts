@@ -24,75 +24,79 @@ const alreadySent = () => conflict('A request has already been sent to this user
 /** Dealers asking a user directly to be their deal's dealmaker (DESIGN.md §5 Dealmaker requests). */
 export class DealmakerRequestsService {
   constructor(
-    private readonly db: Db,
-    private readonly transact: Transact,
-    private readonly deals: DealAccess,
-    private readonly escrow: EscrowService,
-    private readonly users: UsersService,
-    private readonly timeline: TimelineService,
-    private readonly events: EventPublisher,
+    private readonly deps: {
+      db: Db;
+      transact: Transact;
+      deals: DealAccess;
+      escrow: EscrowService;
+      users: UsersService;
+      timeline: TimelineService;
+      events: EventPublisher;
+    },
   ) {}
 
   async send(senderId: number, input: NewDealmakerRequest) {
     const { dealId, receiverUsername, message } = input;
-    const receiver = await this.users.findVerifiedByUsername(receiverUsername);
-    return this.transact(async (tx, afterCommit) => {
-      const deal = await this.deals.lock(tx, dealId);
-      requireMayRequestDealmaker(deal, senderId, receiver.id);
-      if (await dealmakerRequestsRepository.findByDealAndReceiver(tx, dealId, receiver.id))
-        throw alreadySent();
-      const row = await dealmakerRequestsRepository.insert(tx, {
-        dealId,
-        senderId,
-        receiverId: receiver.id,
-        message,
+    const receiver = await this.deps.users.findVerifiedByUsername(receiverUsername);
+    return this.deps
+      .transact(async (tx, afterCommit) => {
+        const deal = await this.deps.deals.lock(tx, dealId);
+        requireMayRequestDealmaker(deal, senderId, receiver.id);
+        if (await dealmakerRequestsRepository.findByDealAndReceiver(tx, dealId, receiver.id))
+          throw alreadySent();
+        const row = await dealmakerRequestsRepository.insert(tx, {
+          dealId,
+          senderId,
+          receiverId: receiver.id,
+          message,
+        });
+        const view = (await dealmakerRequestsRepository.view(tx, row.id))!;
+        const request = presentRequest(view);
+        await this.deps.timeline.record(tx, afterCommit, {
+          dealId,
+          actorId: senderId,
+          notify: [
+            {
+              to: [receiver.id],
+              kind: 'request-received',
+              message: `${view.senderUsername} asks you to be the dealmaker of "${view.deal.title}".`,
+            },
+          ],
+        });
+        afterCommit(() => this.publish(row, request, 'created', [deal.creatorId, deal.counterpartId]));
+        return request;
+      })
+      .catch((error) => {
+        if (isUniqueViolation(error, 'dealmaker_requests_deal_receiver_key')) throw alreadySent();
+        throw error;
       });
-      const view = (await dealmakerRequestsRepository.view(tx, row.id))!;
-      const request = presentRequest(view);
-      await this.timeline.record(tx, afterCommit, {
-        dealId,
-        actorId: senderId,
-        notify: [
-          {
-            to: [receiver.id],
-            kind: 'request-received',
-            message: `${view.senderUsername} asks you to be the dealmaker of "${view.deal.title}".`,
-          },
-        ],
-      });
-      afterCommit(() => this.publish(row, request, 'created', [deal.creatorId, deal.counterpartId]));
-      return request;
-    }).catch((error) => {
-      if (isUniqueViolation(error, 'dealmaker_requests_deal_receiver_key')) throw alreadySent();
-      throw error;
-    });
   }
 
   /** Users a dealer may request as dealmaker: never the caller, nor the deal's dealers or dealmaker. */
   async candidates(callerId: number, keyword: string, dealId: number | undefined) {
-    const excludeIds = [callerId, ...(dealId ? await this.deals.participantIds(dealId) : [])];
-    return this.users.list({ viewerId: callerId, keyword, excludeIds });
+    const excludeIds = [callerId, ...(dealId ? await this.deps.deals.participantIds(dealId) : [])];
+    return this.deps.users.list({ viewerId: callerId, keyword, excludeIds });
   }
 
   /** The requests of a deal, for its dealers. */
   async listOfDeal(dealId: number, viewerId: number) {
-    requireMaySeeRequests(await this.deals.find(dealId), viewerId);
-    return (await dealmakerRequestsRepository.listOfDeal(this.db, dealId)).map(presentRequest);
+    requireMaySeeRequests(await this.deps.deals.find(dealId), viewerId);
+    return (await dealmakerRequestsRepository.listOfDeal(this.deps.db, dealId)).map(presentRequest);
   }
 
   /** Requests waiting for this user's answer, each with its deal. */
   async incoming(userId: number) {
-    return (await dealmakerRequestsRepository.listPendingForReceiver(this.db, userId)).map(
+    return (await dealmakerRequestsRepository.listPendingForReceiver(this.deps.db, userId)).map(
       presentIncomingRequest,
     );
   }
 
   accept(requestId: number, userId: number) {
-    return this.transact(async (tx, afterCommit) => {
+    return this.deps.transact(async (tx, afterCommit) => {
       const request = await dealmakerRequestsRepository.findById(tx, requestId);
       if (!request) throw requestNotFound();
       // Deal before request, the lock order everywhere (finalizing a bid locks the deal, then removes requests).
-      const before = await this.deals.lock(tx, request.dealId);
+      const before = await this.deps.deals.lock(tx, request.dealId);
       const current = await dealmakerRequestsRepository.lock(tx, requestId);
       if (!current) throw requestNotFound();
       if (current.receiverId !== userId)
@@ -101,7 +105,7 @@ export class DealmakerRequestsService {
       requireDealmakerWanted(before, userId);
       const removed = await assignDealmaker(
         tx,
-        { deals: this.deals, escrow: this.escrow },
+        { deals: this.deps.deals, escrow: this.deps.escrow },
         before.id,
         userId,
         {
@@ -109,8 +113,8 @@ export class DealmakerRequestsService {
           budgetCents: before.budgetCents,
         },
       );
-      const deal = await this.deals.present(before.id, userId, tx);
-      await this.timeline.record(tx, afterCommit, {
+      const deal = await this.deps.deals.present(before.id, userId, tx);
+      await this.deps.timeline.record(tx, afterCommit, {
         dealId: deal.id,
         actorId: userId,
         event: {
@@ -131,8 +135,8 @@ export class DealmakerRequestsService {
         ],
       });
       afterCommit(() => {
-        this.deals.announce(deal, 'dealmaker-assigned');
-        this.events.publish(
+        this.deps.deals.announce(deal, 'dealmaker-assigned');
+        this.deps.events.publish(
           { users: [before.creatorId, before.counterpartId, userId] },
           'dealmaker-request-updated',
           { dealId: deal.id, data: { id: requestId }, updateType: 'accepted' },
@@ -143,14 +147,14 @@ export class DealmakerRequestsService {
   }
 
   reject(requestId: number, userId: number) {
-    return this.transact(async (tx, afterCommit) => {
+    return this.deps.transact(async (tx, afterCommit) => {
       const row = await this.lockRequest(tx, requestId);
       if (row.receiverId !== userId) throw forbidden('Only the user this request was sent to can reject it.');
       if (row.rejected) throw conflict('This request was already rejected.');
       await dealmakerRequestsRepository.markRejected(tx, requestId);
       const view = (await dealmakerRequestsRepository.view(tx, requestId))!;
       const request = presentRequest(view);
-      await this.timeline.record(tx, afterCommit, {
+      await this.deps.timeline.record(tx, afterCommit, {
         dealId: row.dealId,
         actorId: userId,
         notify: [
@@ -167,12 +171,12 @@ export class DealmakerRequestsService {
   }
 
   cancel(requestId: number, userId: number) {
-    return this.transact(async (tx, afterCommit) => {
+    return this.deps.transact(async (tx, afterCommit) => {
       const row = await this.lockRequest(tx, requestId);
       if (row.senderId !== userId) throw forbidden('Only the sender can cancel this request.');
       if (row.rejected) throw conflict('This request was rejected and cannot be canceled.');
       const view = (await dealmakerRequestsRepository.view(tx, requestId))!;
-      await this.timeline.record(tx, afterCommit, {
+      await this.deps.timeline.record(tx, afterCommit, {
         dealId: row.dealId,
         actorId: userId,
         notify: [
@@ -202,7 +206,7 @@ export class DealmakerRequestsService {
     updateType: 'created' | 'rejected' | 'canceled',
     alsoUsers: Array<number | null>,
   ) {
-    this.events.publish(
+    this.deps.events.publish(
       { users: [row.senderId, row.receiverId, ...alsoUsers] },
       'dealmaker-request-updated',
       {

@@ -5,6 +5,7 @@ import { bids, dealmakerRequests, deals } from '../../db/schema';
 import {
   assignDealmakerByRequest,
   createDeal,
+  dealCan,
   dealWithDealers,
   isoTimestamp,
   joinDeal,
@@ -355,6 +356,7 @@ describe('POST /api/request-dealmaker/accept/{id}', () => {
         selected_bid_by_creator: null,
         selected_bid_by_dealer: null,
         budget: deal.budget,
+        can: dealCan({ addProgress: true }),
       },
     });
     expect(await getDeal(deal.id)).toMatchObject({ dealmaker: receiver.username, budget: deal.budget });

@@ -84,7 +84,7 @@ export const dealsRepository = {
    * The viewer's bids on any of these deals. The ids go as one array literal: the driver would escape
    * each of a page's 50 ids on every request.
    */
-  viewerBidsOn(db: DbOrTx, viewerId: number, ids: number[]) {
+  viewerBidsOn(db: DbOrTx, viewerId: number, ids: readonly number[]) {
     return ids.length === 0
       ? Promise.resolve([])
       : viewerBidsOn(db).execute({ viewerId, ids: `{${ids.join(',')}}` });

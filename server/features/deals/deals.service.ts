@@ -1,6 +1,5 @@
 import type { ActivityEntry, Deal, NewDeal } from '../../../contract/deals';
 import { limits } from '../../../contract/limits';
-import { centsToDollars } from '../../../contract/money';
 import type { DealAccess } from '../../core/deal/deal-access';
 import { requireDeletable, requireJoinable, requireLeavable } from '../../core/deal/deal-policy';
 import { participantIds } from '../../core/deal/deal-roles';
@@ -11,7 +10,7 @@ import type { EscrowService } from '../escrow/escrow.service';
 import type { TimelineService } from '../timeline/timeline.service';
 import type { UsersService } from '../users/users.service';
 import { bidsRepository } from './bids.repository';
-import { DealPageCache } from './deal-page-cache';
+import { DealPageCache, sharedPage } from './deal-page-cache';
 import { dealsRepository } from './deals.repository';
 
 /** Deals: posting, browsing, joining, leaving and deleting (DESIGN.md §5 Deals). */
@@ -19,20 +18,22 @@ export class DealsService {
   private readonly pages = new DealPageCache();
 
   constructor(
-    private readonly db: Db,
-    private readonly transact: Transact,
-    private readonly deals: DealAccess,
-    private readonly escrow: EscrowService,
-    private readonly users: UsersService,
-    private readonly timeline: TimelineService,
-    private readonly events: EventPublisher,
+    private readonly deps: {
+      db: Db;
+      transact: Transact;
+      deals: DealAccess;
+      escrow: EscrowService;
+      users: UsersService;
+      timeline: TimelineService;
+      events: EventPublisher;
+    },
   ) {
-    events.onSignal('deals-changed', () => this.pages.clear());
+    deps.events.onSignal('deals-changed', () => this.pages.clear());
   }
 
   async create(creatorId: number, input: NewDeal) {
     const { title, description, budget, timeline: dealTimeline } = input;
-    return this.transact(async (tx, afterCommit) => {
+    return this.deps.transact(async (tx, afterCommit) => {
       const row = await dealsRepository.insert(tx, {
         title,
         description,
@@ -40,21 +41,22 @@ export class DealsService {
         timeline: dealTimeline,
         creatorId,
       });
-      const deal = await this.deals.present(row.id, creatorId, tx);
-      await this.timeline.record(tx, afterCommit, {
+      const deal = await this.deps.deals.present(row.id, creatorId, tx);
+      await this.deps.timeline.record(tx, afterCommit, {
         dealId: deal.id,
         actorId: creatorId,
         event: { kind: 'created', message: `${deal.dealer_creator} posted the deal.` },
       });
-      afterCommit(() => this.deals.announce(deal, 'created'));
+      afterCommit(() => this.deps.deals.announce(deal, 'created'));
       return deal;
     });
   }
 
   /**
-   * A page of the deals list (optionally a keyword search), newest first. The
-   * public page comes from the page cache when nothing changed since it was
-   * read; the viewer's own bids are added to it.
+   * A page of the deals list (optionally a keyword search), newest first. The page
+   * every viewer shares comes from the page cache when nothing changed since it was
+   * read; each viewer gets it with their own bids and what they may do (`can`): the
+   * shared answer itself for every deal they take no part in and did not bid on.
    */
   async list(
     viewerId: number,
@@ -69,52 +71,41 @@ export class DealsService {
     let page = this.pages.get(key);
     if (!page) {
       const generation = this.pages.begin();
-      const ids = await dealsRepository.pageIds(this.db, { ...query, beforeId: query.before });
-      // Frozen: the page is shared by every viewer, and its answer is written once (response-serializer.ts).
-      page = Object.freeze(
-        (await this.deals.presentMany(ids, 0)).map((deal) => Object.freeze(deal)),
-      ) as Deal[];
+      const ids = await dealsRepository.pageIds(this.deps.db, { ...query, beforeId: query.before });
+      page = sharedPage(await this.deps.deals.share(ids));
       this.pages.set(key, page, generation);
     }
-    const myBids = await dealsRepository.viewerBidsOn(
-      this.db,
-      viewerId,
-      page.map((deal) => deal.id),
-    );
-    if (myBids.length === 0) return page;
-    const bidOf = new Map(myBids.map((bid) => [bid.dealId, bid]));
-    return page.map((deal) => {
-      const bid = bidOf.get(deal.id);
-      return bid ? { ...deal, my_bid: { id: bid.id, price: centsToDollars(bid.priceCents) } } : deal;
-    });
+    const myBids = await dealsRepository.viewerBidsOn(this.deps.db, viewerId, page.ids);
+    // Read-only (frozen where shared): only the serializer reads it.
+    return page.answerTo(viewerId, myBids) as Deal[];
   }
 
   async myDeals(userId: number) {
-    return (await this.deals.dealsOf(userId, 'dealer')).map(({ deal }) => deal);
+    return (await this.deps.deals.dealsOf(userId, 'dealer')).map(({ deal }) => deal);
   }
 
   async dealmakerDeals(userId: number) {
-    return (await this.deals.dealsOf(userId, 'dealmaker')).map(({ deal }) => deal);
+    return (await this.deps.deals.dealsOf(userId, 'dealmaker')).map(({ deal }) => deal);
   }
 
   /** Deals where the user is creator, counterpart or dealmaker, with that role, as seen by the viewer. */
   async activityOf(username: string, viewerId: number): Promise<ActivityEntry[]> {
-    const user = await this.users.findVerifiedByUsername(username);
-    const entries = await this.deals.dealsOf(user.id, 'participant', viewerId);
+    const user = await this.deps.users.findVerifiedByUsername(username);
+    const entries = await this.deps.deals.dealsOf(user.id, 'participant', viewerId);
     return entries.map(({ deal, role }) => ({ ...deal, role }));
   }
 
   get(id: number, viewerId: number) {
-    return this.deals.present(id, viewerId);
+    return this.deps.deals.present(id, viewerId);
   }
 
   join(id: number, userId: number) {
-    return this.transact(async (tx, afterCommit) => {
-      const before = await this.deals.lock(tx, id);
+    return this.deps.transact(async (tx, afterCommit) => {
+      const before = await this.deps.deals.lock(tx, id);
       requireJoinable(before, userId, !!(await bidsRepository.findByDealAndBidder(tx, id, userId)));
-      await this.deals.update(tx, id, { counterpartId: userId });
-      const deal = await this.deals.present(id, userId, tx);
-      await this.timeline.record(tx, afterCommit, {
+      await this.deps.deals.update(tx, id, { counterpartId: userId });
+      const deal = await this.deps.deals.present(id, userId, tx);
+      await this.deps.timeline.record(tx, afterCommit, {
         dealId: id,
         actorId: userId,
         event: { kind: 'joined', message: `${deal.dealer_joined} joined as the counterpart.` },
@@ -126,24 +117,24 @@ export class DealsService {
           },
         ],
       });
-      afterCommit(() => this.deals.announce(deal, 'joined'));
+      afterCommit(() => this.deps.deals.announce(deal, 'joined'));
       return deal;
     });
   }
 
   leave(id: number, userId: number) {
-    return this.transact(async (tx, afterCommit) => {
-      const before = await this.deals.lock(tx, id);
-      requireLeavable(before, userId, await this.escrow.find(id, tx));
+    return this.deps.transact(async (tx, afterCommit) => {
+      const before = await this.deps.deals.lock(tx, id);
+      requireLeavable(before, userId, await this.deps.escrow.find(id, tx));
       // Leaving takes the counterpart's choices with them.
-      await this.deals.update(tx, id, {
+      await this.deps.deals.update(tx, id, {
         counterpartId: null,
         selectedBidByCounterpart: null,
         completedByCounterpart: false,
       });
-      const deal = await this.deals.present(id, userId, tx);
-      const leaver = await this.users.getById(userId);
-      await this.timeline.record(tx, afterCommit, {
+      const deal = await this.deps.deals.present(id, userId, tx);
+      const leaver = await this.deps.users.getById(userId);
+      await this.deps.timeline.record(tx, afterCommit, {
         dealId: id,
         actorId: userId,
         event: { kind: 'left', message: `${leaver.username} left the deal.` },
@@ -156,20 +147,20 @@ export class DealsService {
         ],
       });
       afterCommit(() => {
-        this.deals.announce(deal, 'left');
-        this.events.leaveDeal(userId, id);
+        this.deps.deals.announce(deal, 'left');
+        this.deps.events.leaveDeal(userId, id);
       });
       return deal;
     });
   }
 
   delete(id: number, userId: number) {
-    return this.transact(async (tx, afterCommit) => {
-      const deal = await this.deals.lock(tx, id);
-      requireDeletable(deal, userId, await this.escrow.find(id, tx));
+    return this.deps.transact(async (tx, afterCommit) => {
+      const deal = await this.deps.deals.lock(tx, id);
+      requireDeletable(deal, userId, await this.deps.escrow.find(id, tx));
       const bidderIds = await bidsRepository.bidderIds(tx, id);
       // Told before the deal goes: the notifications outlive it (their deal id becomes null).
-      await this.timeline.record(tx, afterCommit, {
+      await this.deps.timeline.record(tx, afterCommit, {
         dealId: id,
         actorId: userId,
         notify: [
@@ -182,7 +173,7 @@ export class DealsService {
       });
       // Bids, requests, messages, progress, disputes, the escrow and the timeline go with it (ON DELETE CASCADE).
       await dealsRepository.delete(tx, id);
-      afterCommit(() => this.deals.announceDeleted(id));
+      afterCommit(() => this.deps.deals.announceDeleted(id));
       return { message: 'Deal deleted successfully!' };
     });
   }

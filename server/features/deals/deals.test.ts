@@ -5,11 +5,13 @@ import { bids, dealmakerRequests, deals } from '../../db/schema';
 import {
   assignDealmakerByRequest,
   createDeal,
+  dealCan,
   dealWithDealers,
   isoTimestamp,
   joinDeal,
   markCompletedInDb,
   newDealBody,
+  outsiderOfOpenDeal,
   payCreatorHalfInDb,
   placeBid,
   selectBid,
@@ -67,11 +69,12 @@ describe('POST /api/deals/create-deal', () => {
       selected_bid_by_dealer: null,
       escrow_paid: false,
       my_bid: null,
+      can: dealCan({ delete: true, selectBid: true, requestDealmaker: true }),
     });
     expect((await dealRow(response.body.id))!.budgetCents).toBe(10050);
     const again = await getDeal(response.body.id, bob);
     expect(again.status).toBe(200);
-    expect(again.body).toEqual(response.body);
+    expect(again.body).toEqual({ ...response.body, can: outsiderOfOpenDeal });
   });
 
   it('trims the texts and keeps amounts exact at both ends of the range', async () => {
@@ -209,7 +212,7 @@ describe('GET /api/deals/all', () => {
     const page = await server.get<Deal[]>('/api/deals/all?limit=3', { token: dave.token });
     expect(page.status).toBe(200);
     expect(page.body.map((d) => d.id)).toEqual([third.id, second.id, first.id]);
-    expect(page.body[0]).toEqual({ ...third, updatedAt: isoTimestamp });
+    expect(page.body[0]).toEqual({ ...third, updatedAt: isoTimestamp, can: outsiderOfOpenDeal });
 
     const older = await server.get<Deal[]>(`/api/deals/all?limit=2&before=${third.id}`, {
       token: dave.token,
@@ -381,7 +384,12 @@ describe('PUT /api/deals/join-deal-as-dealer/{id}', () => {
     const deal = await createDeal(server, alice);
     const response = await join(deal.id, bob);
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ ...deal, dealer_joined: bob.username, updatedAt: isoTimestamp });
+    expect(response.body).toEqual({
+      ...deal,
+      dealer_joined: bob.username,
+      updatedAt: isoTimestamp,
+      can: dealCan({ leave: true, selectBid: true, requestDealmaker: true }),
+    });
     expect((await getDeal(deal.id, carol)).body.dealer_joined).toBe(bob.username);
   });
 
@@ -466,6 +474,7 @@ describe('PUT /api/deals/leave-deal-as-dealer/{id}', () => {
       selected_bid_by_creator: firstBid,
       selected_bid_by_dealer: null,
       completed_by_counterpart: false,
+      can: outsiderOfOpenDeal,
     });
     // The deal is open again: someone else may join.
     expect((await joinDeal(server, carol, deal.id)).dealer_joined).toBe(carol.username);

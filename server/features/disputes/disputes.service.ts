@@ -28,19 +28,21 @@ const disputeNotFound = () => notFound('Dispute not found.');
  */
 export class DisputesService {
   constructor(
-    private readonly db: Db,
-    private readonly transact: Transact,
-    private readonly deals: DealAccess,
-    private readonly timeline: TimelineService,
-    private readonly events: EventPublisher,
-    private readonly deadlines: { jobs: Jobs; escalationMs: number },
+    private readonly deps: {
+      db: Db;
+      transact: Transact;
+      deals: DealAccess;
+      timeline: TimelineService;
+      events: EventPublisher;
+      deadlines: { jobs: Jobs; escalationMs: number };
+    },
   ) {}
 
   raise(userId: number, input: NewDispute) {
-    return this.transact(async (tx, afterCommit) => {
-      const deal = await this.deals.lock(tx, input.dealId);
+    return this.deps.transact(async (tx, afterCommit) => {
+      const deal = await this.deps.deals.lock(tx, input.dealId);
       requireMayRaiseDispute(deal, userId);
-      const escalatesAt = new Date(Date.now() + this.deadlines.escalationMs);
+      const escalatesAt = new Date(Date.now() + this.deps.deadlines.escalationMs);
       const row = await disputesRepository.insert(tx, {
         dealId: deal.id,
         title: input.title,
@@ -48,9 +50,9 @@ export class DisputesService {
         raisedById: userId,
         escalatesAt,
       });
-      await this.deadlines.jobs.schedule(tx, 'dispute-escalation', { disputeId: row.id }, escalatesAt);
+      await this.deps.deadlines.jobs.schedule(tx, 'dispute-escalation', { disputeId: row.id }, escalatesAt);
       const dispute = await this.present(tx, row.id);
-      await this.timeline.record(tx, afterCommit, {
+      await this.deps.timeline.record(tx, afterCommit, {
         dealId: deal.id,
         actorId: userId,
         event: {
@@ -72,16 +74,16 @@ export class DisputesService {
   }
 
   async listOfDeal(dealId: number, viewerId: number) {
-    await this.deals.findAsParticipant(dealId, viewerId);
-    return this.presentAll(this.db, await disputesRepository.listOfDeal(this.db, dealId));
+    await this.deps.deals.findAsParticipant(dealId, viewerId);
+    return this.presentAll(this.deps.db, await disputesRepository.listOfDeal(this.deps.db, dealId));
   }
 
   async resolve(disputeId: number, userId: number, resolution: string) {
-    const existing = await disputesRepository.findById(this.db, disputeId);
+    const existing = await disputesRepository.findById(this.deps.db, disputeId);
     if (!existing) throw disputeNotFound();
-    return this.transact(async (tx, afterCommit) => {
+    return this.deps.transact(async (tx, afterCommit) => {
       // Deal first, then dispute: marking a deal finished checks disputes under the same deal lock.
-      const deal = await this.deals.lock(tx, existing.dealId);
+      const deal = await this.deps.deals.lock(tx, existing.dealId);
       requireMayResolveDispute(deal, userId);
       const current = (await disputesRepository.lock(tx, disputeId))!;
       if (current.status !== 'open') throw conflict('This dispute is not open.');
@@ -89,7 +91,7 @@ export class DisputesService {
       // A resolved dispute can no longer be settled: its open proposal ends with it.
       await settlementRepository.closeOpen(tx, disputeId, 'superseded');
       const dispute = await this.present(tx, disputeId);
-      await this.timeline.record(tx, afterCommit, {
+      await this.deps.timeline.record(tx, afterCommit, {
         dealId: deal.id,
         actorId: userId,
         event: {
@@ -112,10 +114,10 @@ export class DisputesService {
 
   /** POST /api/disputes/{id}/escalate: a dealer sends the open dispute to the operators now. */
   async escalate(disputeId: number, userId: number) {
-    const existing = await disputesRepository.findById(this.db, disputeId);
+    const existing = await disputesRepository.findById(this.deps.db, disputeId);
     if (!existing) throw disputeNotFound();
-    return this.transact(async (tx, afterCommit) => {
-      const deal = await this.deals.lock(tx, existing.dealId);
+    return this.deps.transact(async (tx, afterCommit) => {
+      const deal = await this.deps.deals.lock(tx, existing.dealId);
       const current = (await disputesRepository.lock(tx, disputeId))!;
       requireMayEscalate(deal, userId, current);
       return this.recordEscalation(tx, afterCommit, deal, disputeId, userId);
@@ -128,16 +130,21 @@ export class DisputesService {
    * (clock skew) is put off to the deadline.
    */
   async escalateWhenDue(disputeId: number) {
-    await this.transact(async (tx, afterCommit) => {
+    await this.deps.transact(async (tx, afterCommit) => {
       const existing = await disputesRepository.findById(tx, disputeId);
-      const deal = existing && (await this.deals.lockIfExists(tx, existing.dealId));
+      const deal = existing && (await this.deps.deals.lockIfExists(tx, existing.dealId));
       const current = deal && (await disputesRepository.lock(tx, disputeId));
       if (!deal || !current || current.status !== 'open' || current.escalatedAt || !current.escalatesAt)
         return;
       const waitMs = current.escalatesAt.getTime() - Date.now();
       if (waitMs > 0) {
         if (waitMs < 60_000) {
-          await this.deadlines.jobs.schedule(tx, 'dispute-escalation', { disputeId }, current.escalatesAt);
+          await this.deps.deadlines.jobs.schedule(
+            tx,
+            'dispute-escalation',
+            { disputeId },
+            current.escalatesAt,
+          );
         }
         return;
       }
@@ -150,10 +157,10 @@ export class DisputesService {
    * one (and its job); with several instances each is claimed by one.
    */
   async scheduleMissingDeadlines() {
-    await this.transact(async (tx) => {
-      const claimed = await disputesRepository.claimMissingDeadlines(tx, this.deadlines.escalationMs);
+    await this.deps.transact(async (tx) => {
+      const claimed = await disputesRepository.claimMissingDeadlines(tx, this.deps.deadlines.escalationMs);
       for (const { id, escalatesAt } of claimed) {
-        await this.deadlines.jobs.schedule(tx, 'dispute-escalation', { disputeId: id }, escalatesAt!);
+        await this.deps.deadlines.jobs.schedule(tx, 'dispute-escalation', { disputeId: id }, escalatesAt!);
       }
     });
   }
@@ -173,13 +180,13 @@ export class DisputesService {
     before?: number;
     limit: number;
   }) {
-    const views = await disputesRepository.list(this.db, { ...options, beforeId: options.before });
-    return this.presentAll(this.db, views);
+    const views = await disputesRepository.list(this.deps.db, { ...options, beforeId: options.before });
+    return this.presentAll(this.deps.db, views);
   }
 
   /** 'dispute-updated' to the deal's participants (their user rooms). */
   publish(deal: DealRow, dispute: Dispute, updateType: 'created' | 'updated') {
-    this.events.publish({ users: participantIds(deal) }, 'dispute-updated', {
+    this.deps.events.publish({ users: participantIds(deal) }, 'dispute-updated', {
       dealId: deal.id,
       data: dispute,
       updateType,
@@ -196,7 +203,7 @@ export class DisputesService {
     await disputesRepository.update(tx, disputeId, { escalatedAt: new Date() });
     const dispute = await this.present(tx, disputeId);
     const why = actorId === null ? 'nothing settled it in time' : 'a dealer asked';
-    await this.timeline.record(tx, afterCommit, {
+    await this.deps.timeline.record(tx, afterCommit, {
       dealId: deal.id,
       actorId,
       event: {

@@ -37,14 +37,16 @@ const money = formatUsdCents;
  */
 export class SettlementService {
   constructor(
-    private readonly db: Db,
-    private readonly transact: Transact,
-    private readonly deals: DealAccess,
-    private readonly escrow: EscrowService,
-    private readonly disputes: DisputesService,
-    private readonly users: UsersService,
-    private readonly timeline: TimelineService,
-    private readonly audit: AuditService,
+    private readonly deps: {
+      db: Db;
+      transact: Transact;
+      deals: DealAccess;
+      escrow: EscrowService;
+      disputes: DisputesService;
+      users: UsersService;
+      timeline: TimelineService;
+      audit: AuditService;
+    },
   ) {}
 
   /** POST /api/disputes/{id}/proposals: the proposer has accepted it by proposing; it supersedes the open one. */
@@ -58,8 +60,8 @@ export class SettlementService {
         proposedById: userId,
         ...split,
       });
-      const proposer = await this.users.getById(userId);
-      await this.timeline.record(tx, afterCommit, {
+      const proposer = await this.deps.users.getById(userId);
+      await this.deps.timeline.record(tx, afterCommit, {
         dealId: deal.id,
         actorId: userId,
         event: {
@@ -99,8 +101,8 @@ export class SettlementService {
           resolution: `Settled by agreement: ${await this.describe(deal, split)}.`,
         });
       } else {
-        const accepter = await this.users.getById(userId);
-        await this.timeline.record(tx, afterCommit, {
+        const accepter = await this.deps.users.getById(userId);
+        await this.deps.timeline.record(tx, afterCommit, {
           dealId: deal.id,
           actorId: userId,
           event: {
@@ -129,8 +131,8 @@ export class SettlementService {
       if (proposal.proposedById !== userId) throw forbidden('Only the proposer can withdraw this proposal.');
       if (proposal.status !== 'open') throw conflict('This proposal is no longer open.');
       await settlementRepository.setStatus(tx, proposalId, 'withdrawn');
-      const proposer = await this.users.getById(userId);
-      await this.timeline.record(tx, afterCommit, {
+      const proposer = await this.deps.users.getById(userId);
+      await this.deps.timeline.record(tx, afterCommit, {
         dealId: deal.id,
         actorId: userId,
         event: {
@@ -167,7 +169,7 @@ export class SettlementService {
     } catch (error) {
       const refused = error instanceof AppError && (error.statusCode === 403 || error.statusCode === 409);
       if (refused && attempt.dealId !== undefined) {
-        await this.audit.record({
+        await this.deps.audit.record({
           action: 'operator.settle-refused',
           dealId: attempt.dealId,
           subject: `disputes:${disputeId}`,
@@ -195,7 +197,7 @@ export class SettlementService {
         operatorId: operator.id,
         resolution: input.resolution,
       });
-      await this.audit.record(
+      await this.deps.audit.record(
         {
           action: 'operator.settle',
           dealId: locked.deal.id,
@@ -205,7 +207,7 @@ export class SettlementService {
         },
         tx,
       );
-      return this.disputes.present(tx, disputeId);
+      return this.deps.disputes.present(tx, disputeId);
     });
   }
 
@@ -221,8 +223,8 @@ export class SettlementService {
     split: Split,
     how: { actorId: number; proposalId: number | null; operatorId: number | null; resolution: string },
   ) {
-    const settledEscrow = await this.escrow.settle(tx, deal, escrow!, split);
-    await this.deals.recordSettled(tx, deal.id);
+    const settledEscrow = await this.deps.escrow.settle(tx, deal, escrow!, split);
+    await this.deps.deals.recordSettled(tx, deal.id);
     await settlementRepository.insertSettlement(tx, {
       dealId: deal.id,
       disputeId: dispute.id,
@@ -242,7 +244,7 @@ export class SettlementService {
       await settlementRepository.closeOpen(tx, other.id, 'superseded');
     }
     const description = await this.describe(deal, split);
-    await this.timeline.record(tx, afterCommit, {
+    await this.deps.timeline.record(tx, afterCommit, {
       dealId: deal.id,
       actorId: how.actorId,
       event: {
@@ -258,10 +260,10 @@ export class SettlementService {
         },
       ],
     });
-    const view = await this.deals.present(deal.id, 0, tx);
+    const view = await this.deps.deals.present(deal.id, 0, tx);
     afterCommit(() => {
-      this.escrow.publish(deal, settledEscrow);
-      this.deals.announce(view, 'updated');
+      this.deps.escrow.publish(deal, settledEscrow);
+      this.deps.deals.announce(view, 'updated');
     });
     await this.announce(
       tx,
@@ -276,11 +278,11 @@ export class SettlementService {
     disputeId: number,
     work: (tx: Tx, afterCommit: AfterCommit, locked: Locked) => Promise<T>,
   ): Promise<T> {
-    const existing = await disputesRepository.findById(this.db, disputeId);
+    const existing = await disputesRepository.findById(this.deps.db, disputeId);
     if (!existing) throw notFound('Dispute not found.');
-    return this.transact(async (tx, afterCommit) => {
-      const deal = await this.deals.lock(tx, existing.dealId);
-      const escrow = await this.escrow.lock(tx, deal.id);
+    return this.deps.transact(async (tx, afterCommit) => {
+      const deal = await this.deps.deals.lock(tx, existing.dealId);
+      const escrow = await this.deps.escrow.lock(tx, deal.id);
       const dispute = (await disputesRepository.lock(tx, disputeId))!;
       return work(tx, afterCommit, { deal, escrow, dispute });
     });
@@ -303,7 +305,7 @@ export class SettlementService {
   /** "$600.00 to the dealmaker (mia), $200.00 back to alice, $200.00 back to bob". */
   private async describe(deal: DealRow, split: Split) {
     const [creator, counterpart, dealmaker] = await Promise.all(
-      [deal.creatorId, deal.counterpartId!, deal.dealmakerId!].map((id) => this.users.getById(id)),
+      [deal.creatorId, deal.counterpartId!, deal.dealmakerId!].map((id) => this.deps.users.getById(id)),
     );
     return (
       `${money(split.toDealmakerCents)} to the dealmaker (${dealmaker!.username}), ` +
@@ -320,9 +322,9 @@ export class SettlementService {
   /** After the commit: the changed disputes to the deal's participants. */
   private async announce(tx: Tx, afterCommit: AfterCommit, deal: DealRow, disputeIds: number[]) {
     const changed: Dispute[] = [];
-    for (const id of disputeIds) changed.push(await this.disputes.present(tx, id));
+    for (const id of disputeIds) changed.push(await this.deps.disputes.present(tx, id));
     afterCommit(() => {
-      for (const dispute of changed) this.disputes.publish(deal, dispute, 'updated');
+      for (const dispute of changed) this.deps.disputes.publish(deal, dispute, 'updated');
     });
   }
 }

@@ -2,7 +2,7 @@ import type { Deal } from '../../../contract/deals';
 import { type CompletionResponse, escrowMessages } from '../../../contract/escrow';
 import { formatUsdCents } from '../../../contract/money';
 import type { DealAccess } from '../../core/deal/deal-access';
-import { requireFinishable, requireMayMarkFinished } from '../../core/deal/deal-policy';
+import { markedFinishedBy, requireFinishable, requireMayMarkFinished } from '../../core/deal/deal-policy';
 import { type DealerSide, dealerNameOf, otherDealerOf } from '../../core/deal/deal-roles';
 import type { Tx } from '../../db/client';
 import type { DealRow } from '../../db/schema';
@@ -18,41 +18,43 @@ import type { EscrowService } from './escrow.service';
  */
 export class CompletionService {
   constructor(
-    private readonly transact: Transact,
-    private readonly deals: DealAccess,
-    private readonly escrow: EscrowService,
-    private readonly timeline: TimelineService,
+    private readonly deps: {
+      transact: Transact;
+      deals: DealAccess;
+      escrow: EscrowService;
+      timeline: TimelineService;
+    },
   ) {}
 
   async markFinished(dealId: number, userId: number): Promise<CompletionResponse> {
-    const { message, deal } = await this.transact(async (tx, afterCommit) => {
-      const before = await this.deals.lock(tx, dealId);
+    const { message, deal } = await this.deps.transact(async (tx, afterCommit) => {
+      const before = await this.deps.deals.lock(tx, dealId);
       const side = requireMayMarkFinished(before, userId);
-      const present = () => this.deals.present(dealId, userId, tx);
+      const present = () => this.deps.deals.present(dealId, userId, tx);
 
       // Marking again changes nothing and is not an error (a double click, a retry).
       if (before.isCompleted) {
         return { message: 'This deal is already completed.', deal: await present() };
       }
-      if (side === 'creator' ? before.completedByCreator : before.completedByCounterpart) {
+      if (markedFinishedBy(before, side)) {
         return {
           message: 'You have already marked this deal as finished. Waiting for the other party.',
           deal: await present(),
         };
       }
 
-      const escrow = await this.escrow.lock(tx, dealId);
-      requireFinishable(before, escrow, await this.deals.hasOpenDispute(dealId, tx));
+      const escrow = await this.deps.escrow.lock(tx, dealId);
+      requireFinishable(before, escrow, await this.deps.deals.hasOpenDispute(dealId, tx));
       const completes = side === 'creator' ? before.completedByCounterpart : before.completedByCreator;
-      await this.deals.recordFinished(tx, dealId, side, completes);
+      await this.deps.deals.recordFinished(tx, dealId, side, completes);
       const deal = await present();
       const releasedCents = completes ? escrow!.amountCents : null;
       await this.record(tx, afterCommit, { deal, before, side, userId, releasedCents });
       // The payout last: the dealmaker's wallet row is locked from here to the commit.
-      const released = completes ? await this.escrow.release(tx, before, escrow!) : null;
+      const released = completes ? await this.deps.escrow.release(tx, before, escrow!) : null;
       afterCommit(() => {
-        this.deals.announce(deal, 'updated');
-        if (released) this.escrow.publish(before, released);
+        this.deps.deals.announce(deal, 'updated');
+        if (released) this.deps.escrow.publish(before, released);
       });
       return {
         message: completes
@@ -72,7 +74,7 @@ export class CompletionService {
   ) {
     const { deal, before, side, userId, releasedCents } = change;
     const dealer = dealerNameOf(deal, side);
-    await this.timeline.record(tx, afterCommit, {
+    await this.deps.timeline.record(tx, afterCommit, {
       dealId: deal.id,
       actorId: userId,
       event: { kind: 'marked-finished', message: `${dealer} marked the deal as finished.` },
@@ -89,7 +91,7 @@ export class CompletionService {
     });
     if (releasedCents === null) return;
     const amount = formatUsdCents(releasedCents);
-    await this.timeline.record(tx, afterCommit, {
+    await this.deps.timeline.record(tx, afterCommit, {
       dealId: deal.id,
       actorId: userId,
       event: { kind: 'completed', message: 'Both dealers marked the deal as finished: it is completed.' },
@@ -106,7 +108,7 @@ export class CompletionService {
         },
       ],
     });
-    await this.timeline.record(tx, afterCommit, {
+    await this.deps.timeline.record(tx, afterCommit, {
       dealId: deal.id,
       actorId: null,
       event: {

@@ -1,4 +1,4 @@
-import type { Deal } from '../../../contract/deals';
+import type { PublicDeal } from '../../../contract/deals';
 import {
   type EscrowActionResponse,
   type EscrowStatusResponse,
@@ -12,7 +12,6 @@ import { type DealerSide, dealerNameOf, otherDealerOf, participantIds } from '..
 import type { Db, DbOrTx, Tx } from '../../db/client';
 import type { DealRow, EscrowRow } from '../../db/schema';
 import type { AfterCommit, Transact } from '../../db/transaction';
-import { conflict } from '../../lib/errors';
 import type { EventPublisher } from '../../lib/events';
 import { type Answer, type IdempotencyRequest, idempotent, type Outcome } from '../../lib/idempotency';
 import type { Jobs } from '../../lib/jobs';
@@ -35,8 +34,6 @@ function formatHours(ms: number) {
   return `${seconds} second${seconds === 1 ? '' : 's'}`;
 }
 
-const notPaid = () => conflict('You have not paid your half, so there is nothing to refund.');
-
 /**
  * The escrow of each deal that has a dealmaker (DESIGN.md §5 Escrow): it is
  * opened in the transaction that assigns the dealmaker; each dealer pays their
@@ -50,17 +47,19 @@ const notPaid = () => conflict('You have not paid your half, so there is nothing
  */
 export class EscrowService {
   constructor(
-    private readonly db: Db,
-    private readonly transact: Transact,
-    private readonly deals: DealAccess,
-    private readonly wallets: WalletService,
-    private readonly timeline: TimelineService,
-    private readonly events: EventPublisher,
-    private readonly deadlines: { jobs: Jobs; halfTimeoutMs: number },
+    private readonly deps: {
+      db: Db;
+      transact: Transact;
+      deals: DealAccess;
+      wallets: WalletService;
+      timeline: TimelineService;
+      events: EventPublisher;
+      deadlines: { jobs: Jobs; halfTimeoutMs: number };
+    },
   ) {}
 
   /** The deal's escrow, if it has one (it decides whether the deal is protected). */
-  find(dealId: number, db: DbOrTx = this.db): Promise<EscrowRow | undefined> {
+  find(dealId: number, db: DbOrTx = this.deps.db): Promise<EscrowRow | undefined> {
     return escrowRepository.findByDealId(db, dealId);
   }
 
@@ -80,12 +79,12 @@ export class EscrowService {
 
   /** GET /wallet/escrow/{dealId}: participants only. */
   async status(dealId: number, viewerId: number): Promise<EscrowStatusResponse> {
-    await this.deals.findAsParticipant(dealId, viewerId);
+    await this.deps.deals.findAsParticipant(dealId, viewerId);
     const escrow = await this.find(dealId);
     return {
       escrowExists: !!escrow,
       escrow: escrow ? presentEscrow(escrow) : null,
-      deal: await this.deals.present(dealId, viewerId),
+      deal: await this.deps.deals.present(dealId, viewerId),
       expiresAt: escrow?.loneHalfExpiresAt?.toISOString() ?? null,
     };
   }
@@ -93,13 +92,12 @@ export class EscrowService {
   /** POST /wallet/escrow/{dealId}/lock: the caller pays their own half from their wallet. */
   pay(dealId: number, userId: number, idempotency?: IdempotencyRequest) {
     return this.halfMovement(dealId, userId, idempotency, async (tx, afterCommit, { deal, escrow, view }) => {
-      const side = requireMayPayEscrow(deal, userId);
+      const side = requireMayPayEscrow(deal, userId, escrow);
       if (!escrow) throw new Error(`deal ${dealId} has a dealmaker but no escrow`);
-      if (paidBy(escrow, side)) throw conflict('You have already paid your half');
       const share = shareOf(escrow, side);
       const locked = paidBy(escrow, side === 'creator' ? 'counterpart' : 'creator');
       // A half that waits alone is refunded by itself unless the other comes in time.
-      const loneHalfExpiresAt = locked ? null : new Date(Date.now() + this.deadlines.halfTimeoutMs);
+      const loneHalfExpiresAt = locked ? null : new Date(Date.now() + this.deps.deadlines.halfTimeoutMs);
       const updated = await escrowRepository.setHalves(tx, dealId, {
         creatorPaid: side === 'creator' || escrow.creatorPaid,
         counterpartPaid: side === 'counterpart' || escrow.counterpartPaid,
@@ -107,10 +105,10 @@ export class EscrowService {
         loneHalfExpiresAt,
       });
       if (loneHalfExpiresAt) {
-        await this.deadlines.jobs.schedule(tx, 'escrow-half-expiry', { dealId }, loneHalfExpiresAt);
+        await this.deps.deadlines.jobs.schedule(tx, 'escrow-half-expiry', { dealId }, loneHalfExpiresAt);
       }
       const dealer = dealerNameOf(view, side);
-      await this.timeline.record(tx, afterCommit, {
+      await this.deps.timeline.record(tx, afterCommit, {
         dealId,
         actorId: userId,
         event: {
@@ -130,7 +128,7 @@ export class EscrowService {
       });
       if (locked) {
         const amount = formatUsdCents(updated.amountCents);
-        await this.timeline.record(tx, afterCommit, {
+        await this.deps.timeline.record(tx, afterCommit, {
           dealId,
           actorId: userId,
           event: {
@@ -148,7 +146,7 @@ export class EscrowService {
         });
       }
       // The wallet last: its row is the most contended lock, held from here to the commit.
-      const wallet = await this.wallets.moveToEscrow(tx, {
+      const wallet = await this.deps.wallets.moveToEscrow(tx, {
         userId,
         dealId,
         amountCents: share,
@@ -171,18 +169,8 @@ export class EscrowService {
   /** POST /wallet/escrow/{dealId}/refund: the caller takes their half back while the escrow is not locked. */
   refund(dealId: number, userId: number, idempotency?: IdempotencyRequest) {
     return this.halfMovement(dealId, userId, idempotency, async (tx, afterCommit, { deal, escrow, view }) => {
-      const side = requireMayRefundEscrow(deal, userId);
-      if (!escrow) throw notPaid();
-      if (escrow.status === 'completed') {
-        throw conflict('This deal is completed and its escrow was released to the dealmaker.');
-      }
-      if (escrow.status === 'settled') {
-        throw conflict('This escrow was settled: its money was paid out as the settlement says.');
-      }
-      if (escrow.status === 'locked') {
-        throw conflict('Both halves are paid and the escrow is locked: it can no longer be refunded.');
-      }
-      if (!paidBy(escrow, side)) throw notPaid();
+      const side = requireMayRefundEscrow(deal, userId, escrow);
+      if (!escrow) throw new Error(`deal ${dealId}: a refund was allowed without an escrow`);
       const share = shareOf(escrow, side);
       const updated = await escrowRepository.setHalves(tx, dealId, {
         creatorPaid: side !== 'creator' && escrow.creatorPaid,
@@ -191,7 +179,7 @@ export class EscrowService {
         loneHalfExpiresAt: null,
       });
       const dealer = dealerNameOf(view, side);
-      await this.timeline.record(tx, afterCommit, {
+      await this.deps.timeline.record(tx, afterCommit, {
         dealId,
         actorId: userId,
         event: {
@@ -208,7 +196,7 @@ export class EscrowService {
         ],
       });
       // The wallet last: its row is the most contended lock, held from here to the commit.
-      const wallet = await this.wallets.moveFromEscrow(tx, 'escrow_refund', {
+      const wallet = await this.deps.wallets.moveFromEscrow(tx, 'escrow_refund', {
         userId,
         dealId,
         amountCents: share,
@@ -241,16 +229,16 @@ export class EscrowService {
     work: (
       tx: Tx,
       afterCommit: AfterCommit,
-      locked: { deal: DealRow; escrow: EscrowRow | undefined; view: Deal },
+      locked: { deal: DealRow; escrow: EscrowRow | undefined; view: PublicDeal },
     ) => Promise<{ answer: Answer<EscrowActionResponse>; escrow: EscrowRow }>,
   ): Promise<Outcome<EscrowActionResponse>> {
-    return this.transact((tx, afterCommit) =>
+    return this.deps.transact((tx, afterCommit) =>
       idempotent(tx, userId, idempotency, async () => {
-        const { deal, escrow, publicView } = await this.deals.lockWithEscrow(tx, dealId);
+        const { deal, escrow, publicView } = await this.deps.deals.lockWithEscrow(tx, dealId);
         const changed: { escrow?: EscrowRow } = {};
         afterCommit(() => {
           this.publish(deal, changed.escrow!);
-          this.deals.announce({ ...publicView, escrow_paid: isProtected(changed.escrow) }, 'updated');
+          this.deps.deals.announce({ ...publicView, escrow_paid: isProtected(changed.escrow) }, 'updated');
         });
         const result = await work(tx, afterCommit, { deal, escrow, view: publicView });
         changed.escrow = result.escrow;
@@ -267,15 +255,20 @@ export class EscrowService {
    * the deadline.
    */
   async expireLoneHalf(dealId: number) {
-    await this.transact(async (tx, afterCommit) => {
-      const deal = await this.deals.lockIfExists(tx, dealId);
+    await this.deps.transact(async (tx, afterCommit) => {
+      const deal = await this.deps.deals.lockIfExists(tx, dealId);
       const escrow = deal && (await this.lock(tx, dealId));
       if (!deal || !escrow?.loneHalfExpiresAt || escrow.status !== 'pending') return;
       const waitMs = escrow.loneHalfExpiresAt.getTime() - Date.now();
       if (waitMs > 0) {
         // A later payment's deadline has a job of its own; only a job run early by clock skew reschedules.
         if (waitMs < 60_000) {
-          await this.deadlines.jobs.schedule(tx, 'escrow-half-expiry', { dealId }, escrow.loneHalfExpiresAt);
+          await this.deps.deadlines.jobs.schedule(
+            tx,
+            'escrow-half-expiry',
+            { dealId },
+            escrow.loneHalfExpiresAt,
+          );
         }
         return;
       }
@@ -283,22 +276,22 @@ export class EscrowService {
       const payerId = side === 'creator' ? deal.creatorId : deal.counterpartId;
       if (payerId === null || !paidBy(escrow, side)) return;
       const share = shareOf(escrow, side);
-      const hours = formatHours(this.deadlines.halfTimeoutMs);
+      const hours = formatHours(this.deps.deadlines.halfTimeoutMs);
       const updated = await escrowRepository.setHalves(tx, dealId, {
         creatorPaid: side !== 'creator' && escrow.creatorPaid,
         counterpartPaid: side !== 'counterpart' && escrow.counterpartPaid,
         status: escrow.status,
         loneHalfExpiresAt: null,
       });
-      await this.wallets.moveFromEscrow(tx, 'escrow_refund', {
+      await this.deps.wallets.moveFromEscrow(tx, 'escrow_refund', {
         userId: payerId,
         dealId,
         amountCents: share,
         description: `Escrow half refunded for "${deal.title}": the other dealer did not pay within ${hours}`,
       });
-      const view = await this.deals.present(dealId, 0, tx);
+      const view = await this.deps.deals.present(dealId, 0, tx);
       const amount = `${formatUsdCents(share)}`;
-      await this.timeline.record(tx, afterCommit, {
+      await this.deps.timeline.record(tx, afterCommit, {
         dealId,
         actorId: null,
         event: {
@@ -321,7 +314,7 @@ export class EscrowService {
       });
       afterCommit(() => {
         this.publish(deal, updated);
-        this.deals.announce({ ...view, escrow_paid: false }, 'updated');
+        this.deps.deals.announce({ ...view, escrow_paid: false }, 'updated');
       });
     });
   }
@@ -357,7 +350,7 @@ export class EscrowService {
       },
     ].sort((a, b) => a.userId - b.userId);
     for (const movement of movements) {
-      await this.wallets.moveFromEscrow(tx, movement.kind, {
+      await this.deps.wallets.moveFromEscrow(tx, movement.kind, {
         userId: movement.userId,
         dealId: deal.id,
         amountCents: movement.amountCents,
@@ -379,7 +372,7 @@ export class EscrowService {
     if (escrow.status !== 'locked' || deal.dealmakerId === null) {
       throw new Error(`escrow of deal ${deal.id} is not ready for release`);
     }
-    await this.wallets.moveFromEscrow(tx, 'escrow_release', {
+    await this.deps.wallets.moveFromEscrow(tx, 'escrow_release', {
       userId: deal.dealmakerId,
       dealId: deal.id,
       amountCents: escrow.amountCents,
@@ -390,7 +383,7 @@ export class EscrowService {
 
   /** 'escrow-updated' to the deal's participants (their user rooms). */
   publish(deal: DealRow, escrow: EscrowRow) {
-    this.events.publish({ users: participantIds(deal) }, 'escrow-updated', {
+    this.deps.events.publish({ users: participantIds(deal) }, 'escrow-updated', {
       dealId: deal.id,
       data: presentEscrow(escrow),
       updateType: 'updated',

@@ -21,12 +21,14 @@ const rememberedDeals = 10_000;
  */
 export class MessagesService {
   constructor(
-    private readonly db: Db,
-    private readonly transact: Transact,
-    private readonly deals: DealAccess,
-    private readonly notifications: NotificationsService,
-    private readonly events: EventPublisher,
-    private readonly log: FastifyBaseLogger,
+    private readonly deps: {
+      db: Db;
+      transact: Transact;
+      deals: DealAccess;
+      notifications: NotificationsService;
+      events: EventPublisher;
+      log: FastifyBaseLogger;
+    },
   ) {}
 
   /**
@@ -45,12 +47,12 @@ export class MessagesService {
     let deal = this.sendersDeals.get(key);
     // Ends: the deal changed between the policy's answer and the statement, which takes someone's act each time.
     for (;;) {
-      deal ??= await this.deals.find(input.dealId);
+      deal ??= await this.deps.deals.find(input.dealId);
       requireParticipant(deal, sender.id);
       const outcome = await messagesRepository.send(
-        this.db,
+        this.deps.db,
         { deal, senderId: sender.id, content: input.content, clientId: input.clientId ?? null },
-        this.notifications.chatBurst({
+        this.deps.notifications.chatBurst({
           dealId: deal.id,
           senderId: sender.id,
           to: participantIds(deal),
@@ -67,17 +69,20 @@ export class MessagesService {
       const message = presentMessage(outcome.message!);
       // A retry of a message already stored is answered with it and announces nothing new.
       if (outcome.status !== 'sent') return message;
-      const afterStored = runCommittedEffects(this.log);
+      const afterStored = runCommittedEffects(this.deps.log);
       // To each participant's own room: only people on the deal ever receive its messages.
       afterStored(() =>
-        this.events.publish({ users: recipients }, 'message-updated', {
+        this.deps.events.publish({ users: recipients }, 'message-updated', {
           dealId: input.dealId,
           messageData: message,
           updateType: 'sent',
         }),
       );
       afterStored(() =>
-        this.notifications.deliverChatBurst({ dealId: input.dealId, senderId: sender.id }, outcome.notices),
+        this.deps.notifications.deliverChatBurst(
+          { dealId: input.dealId, senderId: sender.id },
+          outcome.notices,
+        ),
       );
       return message;
     }
@@ -103,15 +108,15 @@ export class MessagesService {
     viewerId: number,
     options: { limit: number; before?: number; after?: number },
   ) {
-    await this.deals.findAsParticipant(dealId, viewerId);
+    await this.deps.deals.findAsParticipant(dealId, viewerId);
     if (options.after !== undefined) {
-      const rows = await messagesRepository.after(this.db, dealId, {
+      const rows = await messagesRepository.after(this.deps.db, dealId, {
         limit: options.limit,
         afterId: options.after,
       });
       return rows.map(presentMessage);
     }
-    const rows = await messagesRepository.latest(this.db, dealId, {
+    const rows = await messagesRepository.latest(this.deps.db, dealId, {
       limit: options.limit,
       beforeId: options.before,
     });
@@ -124,13 +129,13 @@ export class MessagesService {
    * reader has read.
    */
   async markRead(dealId: number, reader: { id: number; username: string }, lastReadId: number) {
-    const deal = await this.deals.findAsParticipant(dealId, reader.id);
-    const mark = await this.transact(async (tx, afterCommit) => {
+    const deal = await this.deps.deals.findAsParticipant(dealId, reader.id);
+    const mark = await this.deps.transact(async (tx, afterCommit) => {
       const mark = await messagesRepository.markRead(tx, dealId, reader.id, lastReadId);
-      await this.notifications.markChatRead(tx, reader.id, dealId);
+      await this.deps.notifications.markChatRead(tx, reader.id, dealId);
       if (mark.moved) {
         afterCommit(() =>
-          this.events.publish(
+          this.deps.events.publish(
             { users: participantIds(deal).filter((id) => id !== reader.id) },
             'messages-read',
             { dealId, userId: reader.id, username: reader.username, lastReadId: mark.lastReadId },
@@ -139,21 +144,21 @@ export class MessagesService {
       }
       return mark;
     });
-    return { unread: await messagesRepository.unreadCount(this.db, dealId, reader.id, mark.lastReadId) };
+    return { unread: await messagesRepository.unreadCount(this.deps.db, dealId, reader.id, mark.lastReadId) };
   }
 
   /** GET /api/messages/deal/{dealId}/reads: participants only; only the deal's participants' marks. */
   async readMarks(dealId: number, viewerId: number) {
-    const deal = await this.deals.findAsParticipant(dealId, viewerId);
+    const deal = await this.deps.deals.findAsParticipant(dealId, viewerId);
     const participants = new Set(participantIds(deal));
-    const marks = await messagesRepository.readMarks(this.db, dealId);
+    const marks = await messagesRepository.readMarks(this.deps.db, dealId);
     // Someone who left the deal keeps a row, but is no longer shown as a reader.
     return { reads: marks.filter((mark) => participants.has(mark.userId)) };
   }
 
   /** GET /api/messages/unread: the caller's deals with messages from others they have not read. */
   async unread(userId: number): Promise<UnreadMessages> {
-    const rows = await messagesRepository.unreadByDeal(this.db, userId);
+    const rows = await messagesRepository.unreadByDeal(this.deps.db, userId);
     return {
       deals: rows.map((row) => ({ ...row, lastMessageAt: row.lastMessageAt.toISOString() })),
     };

@@ -12,25 +12,27 @@ import { profilePicturesRepository } from './profile.repository';
 /** The signed-in user's own profile and picture. */
 export class ProfileService {
   constructor(
-    private readonly db: Db,
-    private readonly transact: Transact,
-    private readonly users: UsersService,
-    private readonly rateLimits: RateLimits,
+    private readonly deps: {
+      db: Db;
+      transact: Transact;
+      users: UsersService;
+      rateLimits: RateLimits;
+    },
   ) {}
 
   /** One more picture upload of this user; 429 beyond the limit. */
   countUpload(userId: number) {
-    return this.rateLimits.consume(['pictureUploadsPerUser', String(userId)]);
+    return this.deps.rateLimits.consume(['pictureUploadsPerUser', String(userId)]);
   }
 
   async get(userId: number) {
-    const row = await this.users.findAccountById(userId);
+    const row = await this.deps.users.findAccountById(userId);
     if (!row) throw notFound('User not found');
     return presentOwnProfile(row);
   }
 
   async update(userId: number, changes: ProfileChanges) {
-    const row = await this.users.updateAccount(userId, {
+    const row = await this.deps.users.updateAccount(userId, {
       fullName: changes.full_name,
       dateOfBirth: changes.date_of_birth,
       address: changes.address,
@@ -42,7 +44,7 @@ export class ProfileService {
 
   /** Who sees the user's email, date of birth and address; settings left out keep their value. */
   async updatePrivacy(userId: number, changes: PrivacyUpdate) {
-    const row = await this.users.updatePrivacy(userId, changes);
+    const row = await this.deps.users.updatePrivacy(userId, changes);
     if (!row) throw notFound('User not found');
     return presentPrivacy(row);
   }
@@ -51,8 +53,8 @@ export class ProfileService {
   async replacePicture(userId: number, upload: Buffer) {
     const picture = await normalizeProfilePicture(upload);
     const id = randomToken(12);
-    await this.transact(async (tx) => {
-      const user = await this.users.lockAccount(tx, userId);
+    await this.deps.transact(async (tx) => {
+      const user = await this.deps.users.lockAccount(tx, userId);
       if (!user) throw notFound('User not found');
       await profilePicturesRepository.insert(tx, {
         id,
@@ -60,25 +62,25 @@ export class ProfileService {
         contentType: picture.contentType,
         bytes: picture.bytes,
       });
-      await this.users.updateAccount(userId, { pictureId: id }, tx);
+      await this.deps.users.updateAccount(userId, { pictureId: id }, tx);
       if (user.pictureId) await profilePicturesRepository.delete(tx, user.pictureId);
     });
     return { success: true as const, profilePictureUrl: profilePicturePath(id) };
   }
 
   async removePicture(userId: number) {
-    await this.transact(async (tx) => {
-      const user = await this.users.lockAccount(tx, userId);
+    await this.deps.transact(async (tx) => {
+      const user = await this.deps.users.lockAccount(tx, userId);
       if (!user) throw notFound('User not found');
       if (!user.pictureId) return;
-      await this.users.updateAccount(userId, { pictureId: null }, tx);
+      await this.deps.users.updateAccount(userId, { pictureId: null }, tx);
       await profilePicturesRepository.delete(tx, user.pictureId);
     });
     return { success: true as const, message: 'Profile picture removed.' };
   }
 
   async picture(id: string) {
-    const row = await profilePicturesRepository.findById(this.db, id);
+    const row = await profilePicturesRepository.findById(this.deps.db, id);
     if (!row) throw notFound('Picture not found.');
     return row;
   }

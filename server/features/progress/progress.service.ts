@@ -25,16 +25,18 @@ const statusWords: Record<ProgressStatus, string> = {
 /** The dealmaker's milestones on a deal (DESIGN.md §5 Progress). */
 export class ProgressService {
   constructor(
-    private readonly db: Db,
-    private readonly transact: Transact,
-    private readonly deals: DealAccess,
-    private readonly timeline: TimelineService,
-    private readonly events: EventPublisher,
+    private readonly deps: {
+      db: Db;
+      transact: Transact;
+      deals: DealAccess;
+      timeline: TimelineService;
+      events: EventPublisher;
+    },
   ) {}
 
   create(userId: number, input: NewProgressItem) {
-    return this.transact(async (tx, afterCommit) => {
-      const deal = await this.deals.lock(tx, input.dealId);
+    return this.deps.transact(async (tx, afterCommit) => {
+      const deal = await this.deps.deals.lock(tx, input.dealId);
       requireMayManageProgress(deal, userId);
       const row = await progressRepository.append(tx, {
         dealId: deal.id,
@@ -42,7 +44,7 @@ export class ProgressService {
         description: input.description,
       });
       const item = presentProgressItem((await progressRepository.view(tx, row.id))!);
-      await this.timeline.record(tx, afterCommit, {
+      await this.deps.timeline.record(tx, afterCommit, {
         dealId: deal.id,
         actorId: userId,
         event: {
@@ -64,15 +66,15 @@ export class ProgressService {
   }
 
   async listOfDeal(dealId: number, viewerId: number) {
-    await this.deals.findAsParticipant(dealId, viewerId);
-    return (await progressRepository.listOfDeal(this.db, dealId)).map(presentProgressItem);
+    await this.deps.deals.findAsParticipant(dealId, viewerId);
+    return (await progressRepository.listOfDeal(this.deps.db, dealId)).map(presentProgressItem);
   }
 
   async changeStatus(itemId: number, userId: number, status: ProgressStatus) {
-    const existing = await progressRepository.findById(this.db, itemId);
+    const existing = await progressRepository.findById(this.deps.db, itemId);
     if (!existing) throw notFound('Progress item not found.');
-    return this.transact(async (tx, afterCommit) => {
-      const deal = await this.deals.lock(tx, existing.dealId);
+    return this.deps.transact(async (tx, afterCommit) => {
+      const deal = await this.deps.deals.lock(tx, existing.dealId);
       requireMayManageProgress(deal, userId);
       const current = (await progressRepository.lock(tx, itemId))!;
       const from = current.status as ProgressStatus;
@@ -87,7 +89,7 @@ export class ProgressService {
       });
       const item = presentProgressItem((await progressRepository.view(tx, itemId))!);
       const step = `Step ${item.position} "${item.title}"`;
-      await this.timeline.record(tx, afterCommit, {
+      await this.deps.timeline.record(tx, afterCommit, {
         dealId: deal.id,
         actorId: userId,
         event: {
@@ -111,7 +113,7 @@ export class ProgressService {
   }
 
   private publish(deal: DealRow, item: ProgressItem, updateType: 'created' | 'updated') {
-    this.events.publish({ users: participantIds(deal) }, 'progress-updated', {
+    this.deps.events.publish({ users: participantIds(deal) }, 'progress-updated', {
       dealId: deal.id,
       data: item,
       updateType,

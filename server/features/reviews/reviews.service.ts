@@ -13,21 +13,23 @@ import { reviewsRepository } from './reviews.repository';
 /** After completion each participant reviews each other participant once (DESIGN.md §5 Reviews). */
 export class ReviewsService {
   constructor(
-    private readonly db: Db,
-    private readonly transact: Transact,
-    private readonly deals: DealAccess,
-    private readonly users: UsersService,
-    private readonly timeline: TimelineService,
+    private readonly deps: {
+      db: Db;
+      transact: Transact;
+      deals: DealAccess;
+      users: UsersService;
+      timeline: TimelineService;
+    },
   ) {}
 
   async create(reviewerId: number, input: NewReview) {
-    const deal = await this.deals.find(input.dealId);
+    const deal = await this.deps.deals.find(input.dealId);
     requireMayReview(deal, reviewerId);
-    const reviewed = await this.users.findVerifiedByUsername(input.reviewedUsername);
+    const reviewed = await this.deps.users.findVerifiedByUsername(input.reviewedUsername);
     if (reviewed.id === reviewerId) throw badRequest('You cannot review yourself.');
     if (!roleOf(deal, reviewed.id))
       throw badRequest(`${reviewed.username} is not a participant of this deal.`);
-    return this.transact(async (tx, afterCommit) => {
+    return this.deps.transact(async (tx, afterCommit) => {
       const row = await reviewsRepository.insert(tx, {
         dealId: deal.id,
         reviewerId,
@@ -37,7 +39,7 @@ export class ReviewsService {
       });
       if (!row) throw conflict(`You have already reviewed ${reviewed.username} for this deal.`);
       const review = presentReview((await reviewsRepository.view(tx, row.id))!);
-      await this.timeline.record(tx, afterCommit, {
+      await this.deps.timeline.record(tx, afterCommit, {
         dealId: deal.id,
         actorId: reviewerId,
         event: {
@@ -58,8 +60,8 @@ export class ReviewsService {
   }
 
   async forUser(username: string) {
-    const user = await this.users.findVerifiedByUsername(username);
-    const reviews = (await reviewsRepository.listForUser(this.db, user.id)).map(presentReview);
+    const user = await this.deps.users.findVerifiedByUsername(username);
+    const reviews = (await reviewsRepository.listForUser(this.deps.db, user.id)).map(presentReview);
     const total = reviews.reduce((sum, review) => sum + review.rating, 0);
     return {
       reviews,
@@ -70,9 +72,9 @@ export class ReviewsService {
 
   /** The deal's other participants this user has not reviewed yet. */
   async reviewable(dealId: number, userId: number) {
-    const deal = await this.deals.find(dealId);
+    const deal = await this.deps.deals.find(dealId);
     requireMayReview(deal, userId);
-    const done = await reviewsRepository.reviewedIdsBy(this.db, dealId, userId);
+    const done = await reviewsRepository.reviewedIdsBy(this.deps.db, dealId, userId);
     const others = (
       [
         [deal.creatorId, 'creator'],
@@ -83,7 +85,7 @@ export class ReviewsService {
       (entry): entry is [number, DealRole] => entry[0] !== null && entry[0] !== userId && !done.has(entry[0]),
     );
     const reviewableUsers = await Promise.all(
-      others.map(async ([id, role]) => ({ username: (await this.users.getById(id)).username, role })),
+      others.map(async ([id, role]) => ({ username: (await this.deps.users.getById(id)).username, role })),
     );
     return { reviewableUsers, dealTitle: deal.title };
   }

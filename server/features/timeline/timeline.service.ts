@@ -24,9 +24,11 @@ export type DealChange = {
  */
 export class TimelineService {
   constructor(
-    private readonly db: Db,
-    private readonly deals: DealAccess,
-    private readonly notifications: NotificationsService,
+    private readonly deps: {
+      db: Db;
+      deals: DealAccess;
+      notifications: NotificationsService;
+    },
   ) {}
 
   /** Writes the change's entry and notifications: one statement for both. */
@@ -39,7 +41,7 @@ export class TimelineService {
       details: change.event.details,
     };
     if (change.notify?.length) {
-      await this.notifications.store(
+      await this.deps.notifications.store(
         tx,
         afterCommit,
         { dealId: change.dealId, actorId: change.actorId, notices: change.notify },
@@ -56,7 +58,7 @@ export class TimelineService {
     viewerId: number,
     options: { limit: number; before?: number; after?: number },
   ): Promise<TimelineItem[]> {
-    await this.deals.findAsParticipant(dealId, viewerId);
+    await this.deps.deals.findAsParticipant(dealId, viewerId);
     return this.pageOf(dealId, options);
   }
 
@@ -66,7 +68,7 @@ export class TimelineService {
     options: { limit: number; before?: number; after?: number },
   ): Promise<TimelineItem[]> {
     if (options.after !== undefined) {
-      const rows = await timelineRepository.after(this.db, dealId, {
+      const rows = await timelineRepository.after(this.deps.db, dealId, {
         afterId: options.after,
         limit: options.limit,
       });
@@ -77,13 +79,13 @@ export class TimelineService {
 
   /** The deal's latest system entries without its chat, newest first (the operators' queue: reading the chat is audited). */
   async latestEvents(dealId: number, limit: number): Promise<TimelineItem[]> {
-    const rows = await timelineRepository.events(this.db, dealId, limit);
+    const rows = await timelineRepository.events(this.deps.db, dealId, limit);
     return rows.map((row) => presentTimelineRow(dealId, row));
   }
 
   /** One page of the deal's timeline, for a caller that has checked access. */
   async latest(dealId: number, options: { limit: number; before?: number }): Promise<TimelineItem[]> {
-    const rows = await timelineRepository.page(this.db, dealId, {
+    const rows = await timelineRepository.page(this.deps.db, dealId, {
       beforeId: options.before,
       limit: options.limit,
     });

@@ -14,7 +14,11 @@ type AccountChanges = Partial<typeof users.$inferInsert>;
  * account methods below (the users table has one owner: this feature).
  */
 export class UsersService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly deps: {
+      db: Db;
+    },
+  ) {}
 
   // ── The directory ──
 
@@ -26,7 +30,7 @@ export class UsersService {
     limit?: number;
     beforeId?: number;
   }) {
-    const found = await usersRepository.list(this.db, {
+    const found = await usersRepository.list(this.deps.db, {
       viewerId: options.viewerId,
       keyword: options.keyword,
       excludeIds: options.excludeIds,
@@ -40,48 +44,48 @@ export class UsersService {
 
   /** One verified user as the viewer may see them; 404 when there is none. */
   async getByUsername(username: string, viewerId: number) {
-    const found = await usersRepository.findByUsernameFor(this.db, username, viewerId);
+    const found = await usersRepository.findByUsernameFor(this.deps.db, username, viewerId);
     if (!found?.user.verifiedAt) throw notFound('User not found');
     return presentUserTo(found.user, relationship(viewerId, found.user.id, found.sharesDeal));
   }
 
   /** The account row of a verified user, for other features' rules; 404 when there is none. */
   async findVerifiedByUsername(username: string) {
-    const row = await usersRepository.findByUsername(this.db, username);
+    const row = await usersRepository.findByUsername(this.deps.db, username);
     if (!row?.verifiedAt) throw notFound('User not found');
     return row;
   }
 
   async getById(id: number) {
-    const row = await usersRepository.findById(this.db, id);
+    const row = await usersRepository.findById(this.deps.db, id);
     if (!row) throw notFound('User not found');
     return row;
   }
 
   // ── Accounts (auth, profile) ──
 
-  findAccountById(id: number, db: DbOrTx = this.db): Promise<UserRow | undefined> {
+  findAccountById(id: number, db: DbOrTx = this.deps.db): Promise<UserRow | undefined> {
     return usersRepository.findById(db, id);
   }
 
   findAccountByUsername(username: string): Promise<UserRow | undefined> {
-    return usersRepository.findByUsername(this.db, username);
+    return usersRepository.findByUsername(this.deps.db, username);
   }
 
   findAccountByEmail(email: string): Promise<UserRow | undefined> {
-    return usersRepository.findByEmail(this.db, email);
+    return usersRepository.findByEmail(this.deps.db, email);
   }
 
   findAccountByVerificationKeyHash(hash: string): Promise<UserRow | undefined> {
-    return usersRepository.findByVerificationKeyHash(this.db, hash);
+    return usersRepository.findByVerificationKeyHash(this.deps.db, hash);
   }
 
   createAccount(values: typeof users.$inferInsert): Promise<UserRow> {
-    return usersRepository.insert(this.db, values);
+    return usersRepository.insert(this.deps.db, values);
   }
 
   deleteAccount(id: number): Promise<void> {
-    return usersRepository.deleteById(this.db, id);
+    return usersRepository.deleteById(this.deps.db, id);
   }
 
   /** Locks the account row for the rest of the transaction. */
@@ -89,7 +93,11 @@ export class UsersService {
     return usersRepository.lockById(tx, id);
   }
 
-  updateAccount(id: number, changes: AccountChanges, db: DbOrTx = this.db): Promise<UserRow | undefined> {
+  updateAccount(
+    id: number,
+    changes: AccountChanges,
+    db: DbOrTx = this.deps.db,
+  ): Promise<UserRow | undefined> {
     return usersRepository.update(db, id, changes);
   }
 
@@ -99,7 +107,7 @@ export class UsersService {
    * read them is not one of those details.
    */
   updatePrivacy(id: number, changes: PrivacyUpdate): Promise<UserRow | undefined> {
-    return usersRepository.updateVisibility(this.db, id, {
+    return usersRepository.updateVisibility(this.deps.db, id, {
       emailVisibility: changes.email,
       dateOfBirthVisibility: changes.dateOfBirth,
       addressVisibility: changes.address,

@@ -26,25 +26,27 @@ export class WalletService {
   private readonly deposits: Deposits;
 
   constructor(
-    private readonly db: Db,
-    private readonly transact: Transact,
+    private readonly deps: {
+      db: Db;
+      transact: Transact;
+    },
   ) {
-    this.deposits = new Deposits(db);
+    this.deposits = new Deposits(deps.db);
   }
 
   /** The user's wallet; the first look creates its (empty) row. */
   async get(userId: number) {
-    const existing = await walletRepository.find(this.db, userId);
+    const existing = await walletRepository.find(this.deps.db, userId);
     if (existing) return presentWallet(existing);
-    await walletRepository.ensure(this.db, userId);
-    return presentWallet(await walletRepository.find(this.db, userId));
+    await walletRepository.ensure(this.deps.db, userId);
+    return presentWallet(await walletRepository.find(this.deps.db, userId));
   }
 
   async transactions(
     userId: number,
     options: { limit?: number; before?: number; type?: WalletTransactionType },
   ) {
-    const rows = await walletRepository.listTransactions(this.db, userId, {
+    const rows = await walletRepository.listTransactions(this.deps.db, userId, {
       beforeId: options.before,
       limit: Math.min(options.limit ?? limits.page.defaultLimit, limits.page.maxLimit),
       type: options.type,
@@ -54,12 +56,12 @@ export class WalletService {
 
   /** Every money invariant, checked from the database (the operators' ledger check). */
   checkLedger() {
-    return checkLedger(this.db);
+    return checkLedger(this.deps.db);
   }
 
   /** The whole Transaction History (or one type of it), newest first, as CSV. */
   async transactionsCsv(userId: number, options: { type?: WalletTransactionType }) {
-    const rows = await walletRepository.listTransactions(this.db, userId, { type: options.type });
+    const rows = await walletRepository.listTransactions(this.deps.db, userId, { type: options.type });
     return transactionsToCsv(rows.map(presentTransaction));
   }
 
@@ -109,8 +111,8 @@ export class WalletService {
     idempotency: IdempotencyRequest | undefined,
     move: (db: DbOrTx) => Promise<Answer<WalletMovementResponse>>,
   ): Promise<Outcome<WalletMovementResponse>> {
-    if (!idempotency) return { ...(await move(this.db)), replayed: false };
-    return this.transact((tx) => idempotent(tx, userId, idempotency, () => move(tx)));
+    if (!idempotency) return { ...(await move(this.deps.db)), replayed: false };
+    return this.deps.transact((tx) => idempotent(tx, userId, idempotency, () => move(tx)));
   }
 
   /**

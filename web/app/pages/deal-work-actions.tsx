@@ -22,7 +22,7 @@ export function DealWorkActions({ deal, viewer }: DealSectionProps) {
     <Card className="px-6 py-5">
       <section aria-label="Deal actions" className="space-y-4">
         <div className="flex flex-wrap items-center gap-3">
-          <TrackProgressButton deal={deal} viewer={viewer} />
+          <TrackProgressButton deal={deal} />
           <ManageDisputesButton deal={deal} viewer={viewer} />
           <div className="flex flex-wrap gap-3 sm:ml-auto">
             {deal.is_completed ? (

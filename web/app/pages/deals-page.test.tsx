@@ -1,6 +1,6 @@
 import { act } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Deal } from '../../../contract/deals';
+import type { Deal, DealCan } from '../../../contract/deals';
 import { clearStoredToken, storeToken } from '../../lib/auth-token';
 import { makeDeal } from '../../test/deal-fixtures';
 import { cleanup, getButton, renderInApp, waitFor } from '../../test/render';
@@ -11,6 +11,8 @@ const fetchMock = vi.fn<typeof fetch>();
 const json = jsonResponse;
 const tokenFor = (username: string) => fakeToken({ id: 9, username, email: `${username}@example.com` });
 const { profile: me } = signedInUser({ id: 9, username: 'dave', full_name: 'Dave' });
+/** What the server answers the counterpart of an open deal may do. */
+const counterpartCan: DealCan = { leave: true, selectBid: true, requestDealmaker: true };
 
 function route(handlers: Record<string, (init: RequestInit | undefined) => Response | Promise<Response>>) {
   fetchMock.mockImplementation(async (input, init) => {
@@ -67,7 +69,7 @@ describe('DealsPage', () => {
       'GET /api/deals/all?limit=24': () => json([makeDeal({ id: 3 })]),
       'PUT /api/deals/join-deal-as-dealer/3': () =>
         new Promise((resolve) => {
-          release = () => resolve(json(makeDeal({ id: 3, dealer_joined: 'dave' })));
+          release = () => resolve(json(makeDeal({ id: 3, dealer_joined: 'dave', can: counterpartCan })));
         }),
     });
     const { container } = await renderInApp(<DealsPage />);

@@ -4,10 +4,10 @@ import { UsersIcon } from '../../components/ui/icons';
 import type { DealSectionProps } from '../deals';
 import { RequestDealmakerDialog } from './request-dealmaker-dialog';
 
-/** A dealer's way to ask someone directly to be the dealmaker, while the deal has none. */
-export function RequestDealmakerSection({ deal, viewer }: DealSectionProps) {
+/** A dealer's way to ask someone directly to be the dealmaker, while the deal wants one (`can.requestDealmaker`). */
+export function RequestDealmakerSection({ deal }: DealSectionProps) {
   const [requesting, setRequesting] = useState(false);
-  if (!viewer.isDealer || deal.dealmaker || deal.is_completed) return null;
+  if (!deal.can.requestDealmaker) return null;
   return (
     <div className="flex flex-col gap-4 rounded-2xl border border-indigo-100 bg-indigo-50/60 px-6 py-5 sm:flex-row sm:items-center sm:justify-between">
       <div className="flex items-start gap-3">

@@ -5,7 +5,7 @@ import { Spinner } from '../../components/ui/spinner';
 import { cn } from '../../lib/cn';
 import { formatMoney } from '../../lib/money';
 import { formatDateTime } from '../../lib/time';
-import { type BidSelection, bidSelectionStyles } from './deal-rules';
+import { type BidSelection, bidSelectionStyles } from './bid-selection';
 
 /** What the bid borders mean, for the dealers who select. */
 export function SelectionLegend() {

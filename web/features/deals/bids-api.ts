@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Bid, Deal, SelectBidResponse } from '../../../contract/deals';
 import { api } from '../../lib/api';
 import { type MutationCallbacks, useGuardedMutation } from '../../lib/use-guarded-mutation';
-import { useApplyDeal } from './deals-api';
+import { useApplyDeal, useReloadDeal } from './deals-api';
 import { dealQueryKeys, setMyBidInCaches } from './deals-cache';
 
 /** The bids of a deal: every bid for its dealers, only the viewer's own for anyone else. */
@@ -13,12 +13,18 @@ export const useDealBids = (dealId: number, enabled = true) =>
     enabled,
   });
 
-/** After a bid changes: the viewer's own bid everywhere, the deal's bids, and its selections (a changed bid is unselected). */
+/**
+ * After a bid changes: the viewer's own bid everywhere at once, then the deal as the server now answers
+ * it (what the viewer may do: update or delete the bid instead of bidding; the selections, since a
+ * changed bid is unselected), and its bids. The call settles once the deal is reloaded.
+ */
 function useApplyBid() {
   const queryClient = useQueryClient();
-  return (dealId: number, myBid: Deal['my_bid']) => {
+  const reloadDeal = useReloadDeal();
+  return async (dealId: number, myBid: Deal['my_bid']) => {
     setMyBidInCaches(queryClient, dealId, myBid);
-    void queryClient.invalidateQueries({ queryKey: dealQueryKeys.detail(dealId) });
+    await reloadDeal(dealId);
+    void queryClient.invalidateQueries({ queryKey: dealQueryKeys.bids(dealId) });
   };
 }
 

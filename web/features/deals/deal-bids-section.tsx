@@ -7,8 +7,8 @@ import { errorMessage } from '../../lib/api';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import { sameUser } from '../../lib/same-user';
 import { BidItem, SelectionLegend } from './bid-item';
+import { bidSelectionOf, isSelectedByViewer } from './bid-selection';
 import { useDealBids, useSelectBid } from './bids-api';
-import { bidSelectionOf, isSelectedByViewer } from './deal-rules';
 import { type DealSectionProps, DetailSection } from './deal-section';
 
 /**
@@ -29,7 +29,7 @@ export function DealBidsSection({ deal, viewer }: DealSectionProps) {
   });
   if (!open) return null;
 
-  const canSelect = viewer.isDealer && !deal.is_completed;
+  const canSelect = deal.can.selectBid;
   const count = bids.data?.length;
 
   return (

@@ -3,10 +3,10 @@ import { Button, type ButtonVariant } from '../../components/ui/button';
 import { useConfirmation } from '../../components/ui/confirm-dialog';
 import { ShieldIcon } from '../../components/ui/icons';
 import { useDeleteBid } from './bids-api';
+import type { DealCardAction } from './card-actions';
 import { deleteBidConfirmation, deleteDealConfirmation, leaveDealConfirmation } from './deal-confirmations';
 import { dealTexts, failure, type ShowFlash, success } from './deal-flash';
 import { useDeleteDealWithFlash, useLeaveDealWithFlash } from './deal-membership-actions';
-import type { DealCardAction } from './deal-rules';
 import { useJoinDeal } from './deals-api';
 
 type DealCardActionsProps = {

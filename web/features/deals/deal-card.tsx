@@ -4,11 +4,12 @@ import type { Deal } from '../../../contract/deals';
 import { buttonClasses } from '../../components/ui/button';
 import { ArrowRightIcon, ClockIcon, ShieldIcon, UserIcon, UsersIcon } from '../../components/ui/icons';
 import { formatMoney } from '../../lib/money';
+import { dealCardActions } from './card-actions';
 import { DealCardActions } from './deal-card-actions';
 import type { ShowFlash } from './deal-flash';
-import { dealCardActions } from './deal-rules';
 import { DealStatusBadge } from './deal-status-badge';
 import { DealTile } from './deal-tile';
+import { dealViewerOf } from './deal-viewer';
 import { UserProfileLink } from './user-profile-link';
 
 type DealCardProps = {
@@ -23,7 +24,7 @@ type DealCardProps = {
 
 /** A deal in the Deals page grid, with the actions its viewer may take (spec §2 Deals page). */
 export function DealCard({ deal, viewer, onFlash, onBid, note }: DealCardProps) {
-  const actions = dealCardActions(deal, viewer);
+  const actions = dealCardActions(deal, dealViewerOf(deal, viewer));
 
   return (
     <DealTile

@@ -3,9 +3,9 @@ import type { Deal } from '../../../contract/deals';
 import { formatMoney } from '../../lib/money';
 import { useTimedMessage } from '../../lib/use-timed-message';
 import { BidDialog } from './bid-dialog';
+import { dealCardActions } from './card-actions';
 import { DealCardActions } from './deal-card-actions';
 import { type Flash, FlashStrip, flashDurationMs } from './deal-flash';
-import { dealCardActions } from './deal-rules';
 import { type DealSectionProps, DetailSection } from './deal-section';
 
 /**
@@ -16,7 +16,7 @@ export function DealVisitorSection({ deal, viewer }: DealSectionProps) {
   const [flash, showFlash] = useTimedMessage<Flash>(flashDurationMs);
   const [bidDeal, setBidDeal] = useState<Deal | null>(null);
   if (viewer.isParticipant) return null;
-  const actions = dealCardActions(deal, viewer.username);
+  const actions = dealCardActions(deal, viewer);
   if (actions.length === 0 && !deal.my_bid && !flash) return null;
 
   return (

@@ -7,6 +7,7 @@ import {
   type DealPage,
   dealQueryKeys,
   dealsPageSize,
+  holdsDeal,
   removeDealFromCaches,
   upsertDealInCaches,
 } from './deals-cache';
@@ -69,6 +70,39 @@ export async function reloadDeal(queryClient: QueryClient, dealId: number, viewe
   } catch (error) {
     console.error('Reloading the deal failed', error);
     void queryClient.invalidateQueries({ queryKey: dealQueryKeys.detail(dealId), exact: true });
+  }
+}
+
+/** Deals being reloaded by refreshDeal, and whether another change came meanwhile. */
+const refreshing = new WeakMap<QueryClient, Map<number, { again: boolean }>>();
+
+/**
+ * After a broadcast of a change to a deal (public fields only): reloads the deal as this viewer sees it
+ * (`can`, `my_bid`) into every cached copy, in the background, when some cache holds it. Changes heard
+ * while a reload is under way make one more reload after it, so the last answer is never older than
+ * the last change.
+ */
+export async function refreshDeal(queryClient: QueryClient, dealId: number, viewer: string | null) {
+  if (!holdsDeal(queryClient, dealId)) return;
+  let inFlight = refreshing.get(queryClient);
+  if (!inFlight) {
+    inFlight = new Map();
+    refreshing.set(queryClient, inFlight);
+  }
+  const running = inFlight.get(dealId);
+  if (running) {
+    running.again = true;
+    return;
+  }
+  const state = { again: false };
+  inFlight.set(dealId, state);
+  try {
+    do {
+      state.again = false;
+      await reloadDeal(queryClient, dealId, viewer);
+    } while (state.again && holdsDeal(queryClient, dealId));
+  } finally {
+    inFlight.delete(dealId);
   }
 }
 

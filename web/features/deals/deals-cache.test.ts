@@ -1,10 +1,11 @@
 import { QueryClient } from '@tanstack/react-query';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Deal } from '../../../contract/deals';
+import { type Deal, type DealCan, nothingAllowed } from '../../../contract/deals';
 import { makeDeal } from '../../test/deal-fixtures';
 import {
   type DealListData,
   dealQueryKeys,
+  holdsDeal,
   matchesKeyword,
   removeDealFromCaches,
   setMyBidInCaches,
@@ -179,6 +180,20 @@ describe('cache functions on a query client', () => {
       my_bid: { id: 9, price: 10 },
     });
     expect(client.getQueryData(dealQueryKeys.detail(6))).toBeUndefined();
+  });
+
+  it("a broadcast keeps the viewer's cached can, and a deal it brings allows nothing until asked", () => {
+    const mine: DealCan = { delete: true, selectBid: true };
+    seedList('', [makeDeal({ id: 5, can: mine })]);
+    const { can: _can, ...publicFields } = makeDeal({ id: 5, dealer_joined: 'bob' });
+    upsertDealInCaches(client, { ...publicFields, my_bid: null });
+    const { can: _other, ...newDeal } = makeDeal({ id: 6 });
+    upsertDealInCaches(client, { ...newDeal, my_bid: null });
+
+    const listed = client.getQueryData<DealListData>(dealQueryKeys.list(''))!.pages[0]!.deals;
+    expect(listed.map((deal) => deal.can)).toEqual([nothingAllowed, mine]);
+    expect(holdsDeal(client, 6)).toBe(true);
+    expect(holdsDeal(client, 7)).toBe(false);
   });
 
   it('removes a deleted deal from every list, and forgets its detail and bids', () => {

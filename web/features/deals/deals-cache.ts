@@ -1,5 +1,5 @@
 import type { InfiniteData, QueryClient } from '@tanstack/react-query';
-import type { Deal } from '../../../contract/deals';
+import { type Deal, nothingAllowed, type PublicDeal } from '../../../contract/deals';
 import { dealViewerOf } from './deal-viewer';
 
 /**
@@ -38,8 +38,9 @@ export const dealQueryKeys = {
 };
 
 /**
- * Where a deal comes from. 'viewer': the API's answer to this user, `my_bid` included.
- * 'broadcast': public fields only (`my_bid` is always null), so the cached `my_bid` is kept.
+ * Where a deal comes from. 'viewer': the API's answer to this user, `my_bid` and `can` included.
+ * 'broadcast': public fields only (`my_bid` is always null, no `can`), so the cached `my_bid` and
+ * `can` are kept (a deal not cached yet allows nothing until the viewer's answer comes: refreshDeal).
  */
 export type DealSource = 'viewer' | 'broadcast';
 
@@ -53,9 +54,10 @@ export type UpsertOptions = {
 };
 
 /** The cached copy replaced by the incoming one, keeping what the incoming copy cannot know. */
-export function mergeDeal(cached: Deal | undefined, incoming: Deal, source: DealSource): Deal {
-  if (source === 'broadcast' && cached) return { ...incoming, my_bid: cached.my_bid };
-  return incoming;
+export function mergeDeal(cached: Deal | undefined, incoming: Deal | PublicDeal, source: DealSource): Deal {
+  if (source === 'viewer' && 'can' in incoming) return incoming;
+  const { can: _can, ...fields } = incoming as Deal;
+  return { ...fields, my_bid: cached ? cached.my_bid : fields.my_bid, can: cached?.can ?? nothingAllowed };
 }
 
 /** Whether the server's keyword search (title or description contains it, any case) would list the deal. */
@@ -78,7 +80,7 @@ function insertByIdDesc(deals: Deal[], deal: Deal): Deal[] {
  */
 export function upsertInPages(
   data: DealListData,
-  deal: Deal,
+  deal: Deal | PublicDeal,
   options: { source: DealSource; insert: boolean },
 ): DealListData {
   let found = false;
@@ -125,7 +127,7 @@ export function removeFromPages(data: DealListData, dealId: number): DealListDat
  */
 export function upsertInList(
   list: Deal[],
-  deal: Deal,
+  deal: Deal | PublicDeal,
   options: { source: DealSource; belongs: boolean | undefined },
 ): Deal[] {
   const cached = list.find((other) => other.id === deal.id);
@@ -144,7 +146,11 @@ function keywordOf(queryKey: readonly unknown[]): string {
  * Puts a new or changed deal into every cached place it shows: the deals lists (a new deal enters
  * the lists whose keyword it matches), my deals, dealmaker deals, and the deal itself.
  */
-export function upsertDealInCaches(queryClient: QueryClient, deal: Deal, options: UpsertOptions = {}) {
+export function upsertDealInCaches(
+  queryClient: QueryClient,
+  deal: Deal | PublicDeal,
+  options: UpsertOptions = {},
+) {
   const source = options.source ?? 'broadcast';
   const viewer = options.viewer ?? null;
 
@@ -170,6 +176,17 @@ export function upsertDealInCaches(queryClient: QueryClient, deal: Deal, options
   if (cached || source === 'viewer') {
     queryClient.setQueryData<Deal>(dealQueryKeys.detail(deal.id), mergeDeal(cached, deal, source));
   }
+}
+
+/** Whether any cached list, or the deal's own entry, holds a copy of the deal. */
+export function holdsDeal(queryClient: QueryClient, dealId: number): boolean {
+  if (queryClient.getQueryData<Deal>(dealQueryKeys.detail(dealId))) return true;
+  const inList = (list: Deal[] | undefined) => !!list?.some((deal) => deal.id === dealId);
+  if (inList(queryClient.getQueryData<Deal[]>(dealQueryKeys.mine()))) return true;
+  if (inList(queryClient.getQueryData<Deal[]>(dealQueryKeys.dealmaker()))) return true;
+  return queryClient
+    .getQueriesData<DealListData>({ queryKey: dealQueryKeys.lists() })
+    .some(([, data]) => !!data?.pages.some((page) => inList(page.deals)));
 }
 
 /** Takes a deleted deal out of every cached list; an open detail view reloads (and finds it gone). */

@@ -28,6 +28,7 @@ export { type DealViewer, dealViewerOf } from './deal-viewer';
 export { DealVisitorSection } from './deal-visitor-section';
 // Reading deals, and putting a deal another call answered into every cached copy.
 export {
+  refreshDeal,
   reloadDeal,
   useApplyDeal,
   useDeal,

@@ -28,7 +28,7 @@ export type DisputesDialogProps = {
  */
 export function DisputesDialog({ deal, viewer, open, onOpenChange }: DisputesDialogProps) {
   const isDealmaker = viewer.role === 'dealmaker';
-  const canRaise = viewer.isDealer && !!deal.dealmaker && !deal.is_completed;
+  const canRaise = deal.can.raiseDispute;
   const disputes = useDealDisputes(deal.id, open);
   const escrow = useEscrowStatus(deal.id, open && !!deal.dealmaker).data?.escrow ?? null;
   const [banner, showBanner] = useTimedMessage<Notice>(bannerDurationMs);

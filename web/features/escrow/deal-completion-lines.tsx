@@ -1,7 +1,7 @@
 import type { Deal } from '../../../contract/deals';
 import { CheckCircleIcon, ClockIcon } from '../../components/ui/icons';
 import { cn } from '../../lib/cn';
-import { completionParts } from './completion-rules';
+import { completionParts } from './completion-texts';
 
 /**
  * The Participants box's 'Marked as Complete' lines: one per dealer, '✅ Completed' or '⏳ Pending'.

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { type DealCan, nothingAllowed } from '../../../contract/deals';
 import { type Escrow, escrowMessages } from '../../../contract/escrow';
 import {
   escrowMessageTone,
@@ -15,7 +16,10 @@ const deal = {
   dealer_joined: 'bob',
   dealmaker: 'cy',
   is_completed: false,
+  can: nothingAllowed,
 };
+/** What the server answers its viewer may do in that state (server/core/deal/deal-policy.ts decides). */
+const answered = (allowed: Partial<DealCan>) => ({ can: { ...nothingAllowed, ...allowed } });
 const escrow = (fields: Partial<Escrow> = {}): Escrow => ({
   amount: 100.01,
   status: 'pending',
@@ -37,18 +41,26 @@ describe('escrowShares', () => {
 
 describe('escrowViewOf', () => {
   it('falls back to half the budget per side without an escrow record', () => {
-    const view = escrowViewOf({ ...deal, budget: 300 }, null, 'ada');
+    const view = escrowViewOf({ ...deal, budget: 300, ...answered({ payEscrow: true }) }, null, 'ada');
     expect(view).toMatchObject({ total: 300, creatorAmount: 150, counterpartAmount: 150, status: 'pending' });
     expect(view).toMatchObject({ mySide: 'creator', canPay: true, canRefund: false, notice: null });
   });
 
   it('offers the counterpart their own half, case-insensitively', () => {
-    const view = escrowViewOf(deal, escrow({ creatorPaid: true }), 'BOB');
+    const view = escrowViewOf(
+      { ...deal, ...answered({ payEscrow: true }) },
+      escrow({ creatorPaid: true }),
+      'BOB',
+    );
     expect(view).toMatchObject({ mySide: 'counterpart', myAmount: 50, myPaid: false, canPay: true });
   });
 
   it('lets a dealer who paid take it back while the escrow is not locked', () => {
-    const view = escrowViewOf(deal, escrow({ creatorPaid: true }), 'ada');
+    const view = escrowViewOf(
+      { ...deal, ...answered({ refundEscrow: true }) },
+      escrow({ creatorPaid: true }),
+      'ada',
+    );
     expect(view).toMatchObject({ myPaid: true, canPay: false, canRefund: true });
   });
 

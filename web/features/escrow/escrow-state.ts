@@ -17,11 +17,11 @@ export type EscrowView = {
   mySide: DealerSide | null;
   myPaid: boolean;
   myAmount: number | null;
-  /** 'Pay my half' is offered. */
+  /** 'Pay my half' is offered (`can.payEscrow`). */
   canPay: boolean;
   /** Why a dealer who has not paid cannot pay yet (no counterpart), or null. */
   payBlockedReason: string | null;
-  /** 'Take my half back' is offered: the viewer paid and the escrow is not locked yet. */
+  /** 'Take my half back' is offered (`can.refundEscrow`): the viewer paid and the escrow is not locked yet. */
   canRefund: boolean;
   /** The spec's locked or released message, once the escrow got there. */
   notice: string | null;
@@ -69,7 +69,7 @@ export function escrowShares(amount: number): { creatorAmount: number; counterpa
 }
 
 export function escrowViewOf(
-  deal: Pick<Deal, 'budget' | 'dealer_creator' | 'dealer_joined' | 'dealmaker' | 'is_completed'>,
+  deal: Pick<Deal, 'budget' | 'dealer_creator' | 'dealer_joined' | 'dealmaker' | 'is_completed' | 'can'>,
   escrow: Escrow | null,
   username: string,
 ): EscrowView {
@@ -105,9 +105,10 @@ export function escrowViewOf(
     mySide,
     myPaid,
     myAmount,
-    canPay: mayPay && hasCounterpart,
-    payBlockedReason: mayPay && !hasCounterpart ? noCounterpartReason : null,
-    canRefund: open && mySide !== null && myPaid,
+    canPay: deal.can.payEscrow === true,
+    // The one refusal said before the click: the server's reason while the counterpart is missing.
+    payBlockedReason: mayPay && !hasCounterpart && !deal.can.payEscrow ? noCounterpartReason : null,
+    canRefund: deal.can.refundEscrow === true,
     notice: noticeOf[status],
   };
 }

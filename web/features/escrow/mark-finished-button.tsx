@@ -5,9 +5,10 @@ import { useConfirmation } from '../../components/ui/confirm-dialog';
 import { CheckCircleIcon } from '../../components/ui/icons';
 import { serverReason } from '../../lib/api';
 import type { DealViewer } from '../deals';
-import { completionFailed, completionMessageTone, markFinishedState } from './completion-rules';
+import { completionFailed, completionMessageTone } from './completion-texts';
 import { useMarkFinished } from './escrow-api';
 import { markFinishedConfirmation } from './escrow-confirmations';
+import { markFinishedState } from './mark-finished-state';
 
 export type MarkFinishedButtonProps = {
   deal: Deal;
@@ -23,7 +24,7 @@ export type MarkFinishedButtonProps = {
 export function MarkFinishedButton({ deal, viewer, onResult }: MarkFinishedButtonProps) {
   const mark = useMarkFinished();
   const confirmation = useConfirmation();
-  const state = markFinishedState(deal, viewer.username);
+  const state = markFinishedState(deal, viewer);
   const otherSideDone = viewer.role === 'creator' ? deal.completed_by_counterpart : deal.completed_by_creator;
   const markFinished = () =>
     mark.mutateSettled(deal.id, {

@@ -7,7 +7,6 @@ import { ChartIcon } from '../../components/ui/icons';
 import { QueryDialog } from '../../components/ui/query-dialog';
 import { serverReason } from '../../lib/api';
 import { useTimedMessage } from '../../lib/use-timed-message';
-import type { DealViewer } from '../deals';
 import { AddProgressItemForm } from './add-progress-item-form';
 import { useChangeProgressStatus, useDealProgress } from './progress-api';
 import { ProgressItemCard } from './progress-item-card';
@@ -18,17 +17,16 @@ const bannerDurationMs = 3000;
 
 export type ProgressDialogProps = {
   deal: Deal;
-  viewer: DealViewer;
   open: boolean;
   onOpenChange: (open: boolean) => void;
 };
 
 /**
  * 'Deal Progress Tracking' (spec §2 Progress modal): the deal's milestones as 'Step N'. The dealmaker
- * adds items and moves them along; the dealers read.
+ * adds items and moves them along (`can.addProgress`); the dealers read.
  */
-export function ProgressDialog({ deal, viewer, open, onOpenChange }: ProgressDialogProps) {
-  const canManage = viewer.role === 'dealmaker' && !deal.is_completed;
+export function ProgressDialog({ deal, open, onOpenChange }: ProgressDialogProps) {
+  const canManage = deal.can.addProgress;
   const progress = useDealProgress(deal.id, open);
   const [banner, showBanner] = useTimedMessage<Notice>(bannerDurationMs);
   const [adding, setAdding] = useState(false);
@@ -106,7 +104,7 @@ export function ProgressDialog({ deal, viewer, open, onOpenChange }: ProgressDia
 }
 
 /** 'Track Progress': opens the Deal Progress Tracking dialog. */
-export function TrackProgressButton({ deal, viewer }: { deal: Deal; viewer: DealViewer }) {
+export function TrackProgressButton({ deal }: { deal: Deal }) {
   const [open, setOpen] = useState(false);
   return (
     <>
@@ -114,7 +112,7 @@ export function TrackProgressButton({ deal, viewer }: { deal: Deal; viewer: Deal
         <ChartIcon size={16} />
         Track Progress
       </Button>
-      <ProgressDialog deal={deal} viewer={viewer} open={open} onOpenChange={setOpen} />
+      <ProgressDialog deal={deal} open={open} onOpenChange={setOpen} />
     </>
   );
 }

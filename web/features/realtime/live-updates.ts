@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
-import type { Bid, Deal } from '../../../contract/deals';
+import type { Bid, Deal, PublicDeal } from '../../../contract/deals';
 import type { EscrowStatusResponse } from '../../../contract/escrow';
 import type { ServerEventListeners, ServerEvents } from '../../../contract/realtime';
 import { sameUser } from '../../lib/same-user';
@@ -9,6 +9,7 @@ import { dealmakerRequestKeys } from '../dealmaker-requests';
 import {
   type DealListData,
   dealQueryKeys,
+  refreshDeal,
   reloadDeal,
   removeDealFromCaches,
   setMyBidInCaches,
@@ -44,13 +45,16 @@ export const notificationDurationMs = 3000;
 /** Notifications about money: the wallet may have changed. */
 const isMoneyNotification = (kind: string) => kind.startsWith('escrow-') || kind.startsWith('payment-');
 
-const isFullDeal = (data: Deal | { id: number }): data is Deal => 'dealer_creator' in data;
+const isFullDeal = (data: PublicDeal | { id: number }): data is PublicDeal => 'dealer_creator' in data;
 const isFullBid = (data: Bid | { id: number }): data is Bid => 'dealmaker' in data;
 
 export function createLiveUpdates(queryClient: QueryClient, getViewer: () => LiveViewer): LiveUpdateHandlers {
   const invalidate = (queryKey: readonly unknown[], exact = false) =>
     void queryClient.invalidateQueries({ queryKey, exact });
   const invalidateDeal = (dealId: number) => invalidate(dealQueryKeys.detail(dealId), true);
+  /** What the viewer may do with the deal (`can`) changed with their own bid: every copy asks again. */
+  const refreshMine = (dealId: number) =>
+    void refreshDeal(queryClient, dealId, getViewer()?.username ?? null);
   /** The deal changed: its timeline has a new entry, which an open chat shows. */
   const followTimeline = (dealId: number) =>
     void catchUpDealHistory(queryClient, dealId).catch((error) =>
@@ -70,7 +74,10 @@ export function createLiveUpdates(queryClient: QueryClient, getViewer: () => Liv
           data?.pages.flatMap((page) => page.deals.filter((deal) => deal.id === dealId)),
         ),
     ];
-    if (copies.some((deal) => deal?.my_bid?.id === bidId)) setMyBidInCaches(queryClient, dealId, null);
+    if (copies.some((deal) => deal?.my_bid?.id === bidId)) {
+      setMyBidInCaches(queryClient, dealId, null);
+      refreshMine(dealId);
+    }
   };
 
   return {
@@ -83,8 +90,11 @@ export function createLiveUpdates(queryClient: QueryClient, getViewer: () => Liv
         invalidate(dealmakerRequestKeys.incoming());
         return;
       }
-      // Broadcasts carry public fields only: the viewer's own bid stays as cached.
-      upsertDealInCaches(queryClient, data, { source: 'broadcast', viewer: getViewer()?.username ?? null });
+      // Broadcasts carry public fields only: the viewer's own bid and what they may do (`can`) stay as
+      // cached, and the deal is asked for again, as this viewer sees it, in the background.
+      const viewer = getViewer()?.username ?? null;
+      upsertDealInCaches(queryClient, data, { source: 'broadcast', viewer });
+      void refreshDeal(queryClient, dealId, viewer);
       followTimeline(dealId);
       if (updateType === 'finalized' || updateType === 'dealmaker-assigned') {
         // The other bids and the open requests were removed; the escrow opens.
@@ -100,6 +110,7 @@ export function createLiveUpdates(queryClient: QueryClient, getViewer: () => Liv
       if (isFullBid(data) && sameUser(data.dealmaker, viewer?.username)) {
         // The viewer's own bid, placed or changed in another tab.
         setMyBidInCaches(queryClient, dealId, { id: data.id, price: data.price });
+        refreshMine(dealId);
       } else if (updateType === 'deleted') {
         forgetMyBid(dealId, data.id);
       }

@@ -55,10 +55,10 @@ export function ReviewDialog({ deal, open, onOpenChange }: ReviewDialogProps) {
   );
 }
 
-/** 'Leave Reviews', once the deal is completed: opens the Leave a Review dialog. */
+/** 'Leave Reviews', once the deal is completed (`can.review`): opens the Leave a Review dialog. */
 export function LeaveReviewsButton({ deal }: { deal: Deal }) {
   const [open, setOpen] = useState(false);
-  if (!deal.is_completed) return null;
+  if (!deal.can.review) return null;
   return (
     <>
       <Button onClick={() => setOpen(true)}>
