@@ -63,9 +63,16 @@ export function useApplyDeal() {
  * Reloads a deal as this viewer sees it (my_bid, escrow_paid) into every cached copy, e.g. after its
  * escrow changed. If that fails, the cached deal is marked stale instead.
  */
-export async function reloadDeal(queryClient: QueryClient, dealId: number, viewer: string | null) {
+export async function reloadDeal(
+  queryClient: QueryClient,
+  dealId: number,
+  viewer: string | null,
+  stale: () => boolean = () => false,
+) {
   try {
     const deal = await api.get<Deal>(`/deals/${dealId}`);
+    // An answer overtaken by a newer change is dropped: it would put back the deal as it was before.
+    if (stale()) return;
     upsertDealInCaches(queryClient, deal, { source: 'viewer', viewer });
   } catch (error) {
     console.error('Reloading the deal failed', error);
@@ -99,7 +106,7 @@ export async function refreshDeal(queryClient: QueryClient, dealId: number, view
   try {
     do {
       state.again = false;
-      await reloadDeal(queryClient, dealId, viewer);
+      await reloadDeal(queryClient, dealId, viewer, () => state.again);
     } while (state.again && holdsDeal(queryClient, dealId));
   } finally {
     inFlight.delete(dealId);
