@@ -6,15 +6,44 @@ import { moneySchema } from './money';
 const text = (name: string, bounds: { max: number }) =>
   requiredText(name, bounds.max).refine(withoutNul, invalidCharacter(name));
 
-export const createDealSchema = z.object({
+/**
+ * Who may become a deal's counterpart: 'open', anyone, by joining (spec §5, the default); 'approval', the
+ * creator accepts each request to join (POST /api/deals/{id}/join-requests).
+ */
+export const joinPolicies = ['open', 'approval'] as const;
+export type JoinPolicy = (typeof joinPolicies)[number];
+
+const dealFields = {
   title: text('Title', limits.deal.title),
   description: text('Description', limits.deal.description),
   budget: moneySchema(limits.deal.budgetCents.min, limits.deal.budgetCents.max),
   timeline: text('Timeline', limits.deal.timeline),
+};
+
+export const createDealSchema = z.object({
+  ...dealFields,
+  joinPolicy: z.enum(joinPolicies, { error: "Join policy must be 'open' or 'approval'" }).default('open'),
 });
 export type CreateDealRequest = z.input<typeof createDealSchema>;
 /** A validated deal: amounts in cents. */
 export type NewDeal = z.output<typeof createDealSchema>;
+
+/**
+ * PATCH /api/deals/{id}: the creator corrects their deal while it has no dealmaker. Any of the fields a
+ * deal is created with (checked as at creation), at least one.
+ */
+export const editDealSchema = z
+  .object({
+    title: dealFields.title.optional(),
+    description: dealFields.description.optional(),
+    budget: dealFields.budget.optional(),
+    timeline: dealFields.timeline.optional(),
+  })
+  .refine((edit) => Object.values(edit).some((value) => value !== undefined), {
+    message: 'Nothing to change: send a title, description, budget or timeline',
+  });
+export type EditDealRequest = z.input<typeof editDealSchema>;
+export type DealEdit = z.output<typeof editDealSchema>;
 
 /**
  * A deal as spec §3 describes it, plus what the viewer needs to draw its card: the same for everyone
@@ -39,6 +68,10 @@ export const publicDealSchema = z.object({
   selected_bid_by_dealer: z.number().int().nullable(),
   /** Any escrow half paid: the deal can no longer be deleted or left. */
   escrow_paid: z.boolean(),
+  /** A dispute's settlement split the escrow and completed the deal (rather than both dealers' marks). */
+  settled: z.boolean(),
+  /** Who may become its counterpart: anyone ('open') or whom its creator accepts ('approval'). */
+  joinPolicy: z.enum(joinPolicies),
   /** The viewer's own bid on this deal, if any. */
   my_bid: z.object({ id: z.number().int(), price: z.number() }).nullable(),
 });
@@ -61,8 +94,17 @@ const allowed = z.literal(true).optional();
  * carry no `can`: a client keeps the one it has and asks for the deal again.
  */
 export const dealCanSchema = z.object({
-  /** Join as its counterpart: not its creator or dealmaker, no bid on it, nobody joined, not completed. */
+  /** Join as its counterpart: an open deal, not its creator or dealmaker, no bid on it, nobody joined, not completed. */
   join: allowed,
+  /**
+   * Ask its creator to join as its counterpart: the same, on a deal posted with joinPolicy 'approval'
+   * (whether the viewer already asked, GET /api/deals/{id}/join-requests says).
+   */
+  askToJoin: allowed,
+  /** Change its title, description, budget or timeline: its creator, while it has no dealmaker. */
+  edit: allowed,
+  /** Remove its counterpart: its creator, while one has joined, no escrow half is paid and it is not completed. */
+  removeCounterpart: allowed,
   /** Leave it: its counterpart, not completed, no escrow half paid. */
   leave: allowed,
   /** Delete it: its creator, no escrow half paid. */
@@ -195,3 +237,38 @@ export const rejectRequestResponseSchema = z.object({
   message: z.string(),
   request: dealmakerRequestSchema,
 });
+
+export const joinRequestStatuses = ['pending', 'accepted', 'declined'] as const;
+
+/** A request to join a deal posted with joinPolicy 'approval' (GET /api/deals/{id}/join-requests). */
+export const joinRequestSchema = z.object({
+  id: z.number().int(),
+  dealId: z.number().int(),
+  requester: z.object({ username: z.string(), full_name: z.string() }),
+  message: z.string(),
+  status: z.enum(joinRequestStatuses),
+  createdAt: z.string(),
+  decidedAt: z.string().nullable(),
+});
+export type JoinRequest = z.infer<typeof joinRequestSchema>;
+export const joinRequestListSchema = z.array(joinRequestSchema);
+
+/** POST /api/deals/{id}/join-requests: an optional word to the creator. */
+export const askToJoinSchema = z.object({
+  message: z
+    .string()
+    .trim()
+    .max(limits.requestMessage.max, `Message must be at most ${limits.requestMessage.max} characters`)
+    .refine(withoutNul, invalidCharacter('Message'))
+    .optional()
+    .transform((value) => value ?? ''),
+});
+export type AskToJoinRequest = z.input<typeof askToJoinSchema>;
+
+/** A join request accepted or declined, and the deal as it is now. */
+export const joinDecisionResponseSchema = z.object({
+  message: z.string(),
+  request: joinRequestSchema,
+  deal: dealSchema,
+});
+export type JoinDecisionResponse = z.infer<typeof joinDecisionResponseSchema>;

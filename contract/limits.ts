@@ -20,6 +20,7 @@ export const limits = {
     budgetCents: { min: 1, max: 100_000_000_000 },
   },
   bidPriceCents: { min: 1, max: 100_000_000_000 },
+  milestone: { title: { max: 200 }, note: { max: 1000 }, perPlan: 20 },
   requestMessage: { max: 1000 },
   message: { max: 1000 },
   depositCents: { min: 1, max: 100_000_000 },
@@ -56,6 +57,7 @@ export const limits = {
     bidsPerUser: { points: 60, seconds: 60 * 60 },
     messagesPerUser: { points: 120, seconds: 60 },
     dealmakerRequestsPerUser: { points: 60, seconds: 60 * 60 },
+    joinRequestsPerUser: { points: 60, seconds: 60 * 60 },
     settlementProposalsPerUser: { points: 30, seconds: 60 * 60 },
     /** Wrong authenticator or recovery codes and failed passkey assertions, per account on every instance. */
     secondFactorFailuresPerUser: { points: 10, seconds: 15 * 60 },

@@ -10,6 +10,11 @@ import { limits } from './limits';
 export const notificationKinds = [
   'deal-joined',
   'deal-left',
+  'deal-edited',
+  'join-requested',
+  'join-accepted',
+  'join-declined',
+  'counterpart-removed',
   'deal-deleted',
   'bid-created',
   'bid-selected',
@@ -47,6 +52,7 @@ export type NotificationKind = (typeof notificationKinds)[number];
 /** The kinds that need action or carry money: they are also mailed to a user who is not connected. */
 export const emailedNotificationKinds = [
   'request-received',
+  'join-requested',
   'escrow-paid',
   'escrow-locked',
   'escrow-expired',
@@ -60,6 +66,7 @@ export type EmailedNotificationKind = (typeof emailedNotificationKinds)[number];
 /** What each mailed kind is called in the notification settings. */
 export const emailedKindLabels: Record<EmailedNotificationKind, string> = {
   'request-received': 'A dealer asks you to be their dealmaker',
+  'join-requested': 'Someone asks to join your deal',
   'escrow-paid': 'The other dealer paid their half: yours is awaited',
   'escrow-locked': 'Both halves are paid and the escrow is locked',
   'escrow-expired': 'A lone half-payment expired and was refunded',

@@ -1,4 +1,4 @@
-import type { Bid, DealmakerRequest, PublicDeal } from './deals';
+import type { Bid, DealmakerRequest, JoinRequest, PublicDeal } from './deals';
 import type { Dispute } from './disputes';
 import type { Escrow } from './escrow';
 import type { Message, MessagesReadEvent, TypingUser } from './messages';
@@ -33,19 +33,32 @@ export type BidSelectionChange = {
   finalPrice?: number;
 };
 
+/** A dealmaker request accepted: the receiver is the deal's dealmaker now. */
+export type AcceptedRequestChange = { id: number; dealmaker: string };
+
 /** Server → client events (spec §7 Realtime events). */
 export type ServerEvents = {
   /** To every signed-in socket: the deal's public fields only (`my_bid` null, no `can`: they are the viewer's). */
   'deal-updated': DealEvent<PublicDeal | { id: number }>;
   'bid-updated': DealEvent<Bid | BidSelectionChange | { id: number }>;
-  'dealmaker-request-updated': DealEvent<DealmakerRequest | { id: number }>;
+  /**
+   * A request created or rejected carries it whole; canceled, only its id; accepted, its id and the deal's new
+   * dealmaker (the original client sets it on the deal in its list, so that "Bid as Dealmaker" goes at once).
+   */
+  'dealmaker-request-updated': DealEvent<DealmakerRequest | { id: number } | AcceptedRequestChange>;
   /** A half paid or refunded, the escrow locked or released: to the deal's participants. */
   'escrow-updated': DealEvent<Escrow>;
+  /** A request to join an 'approval' deal asked, accepted or declined: to its creator and its requester. */
+  'join-request-updated': DealEvent<JoinRequest | { id: number }>;
   /** A stored notification and the user's new unread count: to the user's own room. */
   notification: NotificationEvent;
   /** A participant has read the deal's chat up to a message: to the deal's other participants. */
   'messages-read': MessagesReadEvent;
-  'progress-updated': DealEvent<ProgressItem>;
+  /**
+   * The item under `data`; under `progressData` the deal's public fields, not the item: the original client
+   * merges `progressData` into the deal it shows, so an item there would put the item's id in the deal's place.
+   */
+  'progress-updated': DealEvent<ProgressItem> & { progressData: PublicDeal };
   'dispute-updated': DealEvent<Dispute>;
   'message-updated': { dealId: number; messageData: Message; updateType: 'sent' };
   'typing-updated': { dealId: number; userInfo: TypingUser; isTyping: boolean };
@@ -54,13 +67,13 @@ export type ServerEvents = {
 /**
  * The name the original system's client reads each event's object under.
  * Events go out with both keys (`data`, per spec §7, and this one) holding the same object.
+ * `progress-updated` carries its own `progressData` (see ServerEvents).
  */
 export const originalClientPayloadKeys = {
   'deal-updated': 'dealData',
   'bid-updated': 'bidData',
   'dealmaker-request-updated': 'requestData',
   'escrow-updated': 'escrowData',
-  'progress-updated': 'progressData',
 } as const satisfies Partial<Record<keyof ServerEvents, string>>;
 
 /** An event's payload as clients receive it: with its object also under the original client's name. */

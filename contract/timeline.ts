@@ -6,8 +6,12 @@ import { messageSchema } from './messages';
 /** The state changes a deal's timeline records (one system entry each). */
 export const dealEventKinds = [
   'created',
+  'edited',
+  'join-requested',
+  'join-declined',
   'joined',
   'left',
+  'counterpart-removed',
   'bid-selected',
   'finalized',
   'request-accepted',

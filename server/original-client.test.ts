@@ -147,9 +147,19 @@ describe('the original client against this server', () => {
     )) as unknown as Named<'requestData'>;
     expect(requestEvent.requestData).toEqual(requestEvent.data);
     expect(requestEvent.requestData.id).toBe(sent.body.id);
+    const accepting = await clients.connect(requested.token);
     expect(
       (await server.post(`/api/request-dealmaker/accept/${sent.body.id}`, { token: requested.token })).status,
     ).toBe(200);
+    // The old client sets requestData.dealmaker on the deal in its list: "Bid as Dealmaker" goes at once.
+    for (const socket of [watcher, accepting]) {
+      const accepted = (await socket.waitFor(
+        'dealmaker-request-updated',
+        (e) => e.dealId === dealId && e.updateType === 'accepted',
+      )) as unknown as Named<'requestData'>;
+      expect(accepted.requestData).toEqual({ id: sent.body.id, dealmaker: requested.username });
+      expect(accepted.data).toEqual(accepted.requestData);
+    }
 
     expect((await server.post(`/api/wallet/escrow/${dealId}/lock`, { token: creator.token })).status).toBe(
       200,
@@ -174,8 +184,13 @@ describe('the original client against this server', () => {
       'progress-updated',
       (e) => e.dealId === dealId,
     )) as unknown as Named<'progressData'>;
-    expect(progressEvent.progressData).toEqual(progressEvent.data);
-    expect(progressEvent.progressData.id).toBe(item.body.id);
+    expect(progressEvent.data).toEqual(item.body);
+    // The old client merges progressData into the deal it shows: the deal itself, never the item
+    // (whose id took the deal's place and sent the dealmaker's next call to another deal).
+    const shown = (await server.get(`/api/deals/${dealId}`, { token: creator.token })).body;
+    const { can: _can, ...publicFields } = shown;
+    expect(progressEvent.progressData).toEqual({ ...publicFields, my_bid: null });
+    expect(progressEvent.progressData.id).toBe(dealId);
   });
 
   it('keeps the typing indicator while the other dealer leaves and rejoins the room on every render', async () => {

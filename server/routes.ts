@@ -4,6 +4,7 @@ import { securityRoutes } from './features/auth/security.routes';
 import { bidsRoutes } from './features/deals/bids.routes';
 import { dealmakerRequestsRoutes } from './features/deals/dealmaker-requests.routes';
 import { dealsRoutes } from './features/deals/deals.routes';
+import { joinRequestsRoutes } from './features/deals/join-requests.routes';
 import { disputesRoutes } from './features/disputes/disputes.routes';
 import { completionRoutes } from './features/escrow/completion.routes';
 import { escrowRoutes } from './features/escrow/escrow.routes';
@@ -29,6 +30,7 @@ export const registerRoutes: FastifyPluginAsync = async (app) => {
   await app.register(dealsRoutes);
   await app.register(bidsRoutes);
   await app.register(dealmakerRequestsRoutes);
+  await app.register(joinRequestsRoutes);
   await app.register(messagesRoutes);
   await app.register(progressRoutes);
   await app.register(reviewsRoutes);

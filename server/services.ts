@@ -12,6 +12,7 @@ import { SessionsService } from './features/auth/sessions.service';
 import { BidsService } from './features/deals/bids.service';
 import { DealmakerRequestsService } from './features/deals/dealmaker-requests.service';
 import { DealsService } from './features/deals/deals.service';
+import { JoinRequestsService } from './features/deals/join-requests.service';
 import { DisputesService } from './features/disputes/disputes.service';
 import { SettlementService } from './features/disputes/settlement.service';
 import { CompletionService } from './features/escrow/completion.service';
@@ -124,6 +125,7 @@ export async function createServices(deps: ServiceDeps) {
     timeline,
     events,
   });
+  const joinRequests = new JoinRequestsService({ db, transact, deals: dealAccess, timeline, events });
   const messages = new MessagesService({
     db,
     transact,
@@ -209,6 +211,7 @@ export async function createServices(deps: ServiceDeps) {
     deals,
     bids,
     dealmakerRequests,
+    joinRequests,
     messages,
     progress,
     reviews,

@@ -25,6 +25,7 @@ const messages: Record<LimitName, string> = {
   bidsPerUser: 'You are placing bids too quickly.',
   messagesPerUser: 'You are sending messages too quickly.',
   dealmakerRequestsPerUser: 'You are sending dealmaker requests too quickly.',
+  joinRequestsPerUser: 'You are asking to join deals too quickly.',
   settlementProposalsPerUser: 'You are proposing settlements too quickly.',
   secondFactorFailuresPerUser: 'Too many wrong codes.',
   passwordChecksFailedPerUser: 'Too many wrong passwords.',

@@ -121,7 +121,11 @@ async function ensureDeal(
     context.log(`"${deal.title}" exists already (left as it is)`);
     return { id: existing.id, created: false };
   }
-  const created = await context.services.deals.create(creatorId, { ...deal, budget: cents(deal.budget) });
+  const created = await context.services.deals.create(creatorId, {
+    ...deal,
+    budget: cents(deal.budget),
+    joinPolicy: 'open',
+  });
   context.log(`"${deal.title}" created by ${creator}`);
   return { id: created.id, created: true };
 }

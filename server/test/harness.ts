@@ -112,6 +112,7 @@ export async function startTestServer(
     get: <T = any>(path: string, options?: RequestOptions) => request<T>('GET', path, options),
     post: <T = any>(path: string, options?: RequestOptions) => request<T>('POST', path, options),
     put: <T = any>(path: string, options?: RequestOptions) => request<T>('PUT', path, options),
+    patch: <T = any>(path: string, options?: RequestOptions) => request<T>('PATCH', path, options),
     delete: <T = any>(path: string, options?: RequestOptions) => request<T>('DELETE', path, options),
     /** The link of the last mail sent to an address. */
     lastLinkTo(email: string): string {

@@ -23,6 +23,8 @@ export function makeDeal(overrides: Partial<Deal> = {}): Deal {
     selected_bid_by_creator: null,
     selected_bid_by_dealer: null,
     escrow_paid: false,
+    settled: false,
+    joinPolicy: 'open',
     my_bid: null,
     can: { join: true, bid: true },
     ...overrides,

@@ -87,6 +87,11 @@ export class DealAccess {
     return presentDeal(view, viewerId);
   }
 
+  /** The deal's public fields, as broadcasts carry it (no viewer's bid, no `can`). */
+  async publicView(id: number, db: DbOrTx = this.deps.db): Promise<PublicDeal> {
+    return publicDeal(await this.present(id, 0, db));
+  }
+
   /** Changes the deal's row; the caller has locked the deal and asked deal-policy.ts first. */
   update(tx: Tx, id: number, changes: DealChanges): Promise<DealRow> {
     return dealRepository.update(tx, id, changes);

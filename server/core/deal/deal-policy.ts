@@ -44,6 +44,20 @@ const refusals = {
   joinAsDealmaker: refusal409('You are the dealmaker of this deal, so you cannot join it as a dealer.'),
   alreadyJoined: refusal409('Someone has already joined this deal.'),
   joinWithBid: refusal409('You have a bid on this deal. Delete your bid before joining it as a dealer.'),
+  joinNeedsApproval: refusal409("This deal's creator accepts who joins it: ask to join instead."),
+  joinIsOpen: refusal409('Anyone may join this deal: join it directly.'),
+  requesterJoined: refusal409('Someone has already joined this deal.'),
+  requesterIsDealmaker: refusal409(
+    'This user is the dealmaker of this deal, so they cannot join it as a dealer.',
+  ),
+  requesterHasBid: refusal409('This user has a bid on this deal: it must be deleted before they can join.'),
+  decideJoinNotCreator: refusal403('Only the creator of this deal can decide who joins it.'),
+  editNotCreator: refusal403('Only the creator can edit this deal.'),
+  editWithDealmaker: refusal409('This deal has its dealmaker: it can no longer be edited.'),
+  removeNotCreator: refusal403('Only the creator can remove the counterpart of this deal.'),
+  removeCompleted: refusal409('This deal is completed: its counterpart cannot be removed.'),
+  removeNobody: refusal409('This deal has no counterpart to remove.'),
+  removeProtected: refusal409('Cannot remove the counterpart - escrow payment made'),
   leaveNotCounterpart: refusal403('Only the joined counterpart can leave this deal.'),
   leaveCompleted: refusal409('This deal is completed and cannot be left.'),
   leaveProtected: refusal409('Cannot leave - escrow payment made'),
@@ -129,7 +143,8 @@ export function requireParticipant(deal: DealRow, userId: number) {
 
 // ── Deals ──────────────────────────────────────────────────────────────────
 
-export function refusalOfJoin(deal: DealRow, userId: number, hasBid: boolean): Refusal | null {
+/** Whether the user could be the deal's counterpart now, whatever its join policy. */
+function refusalOfCounterpart(deal: DealRow, userId: number, hasBid: boolean): Refusal | null {
   if (deal.creatorId === userId) return refusals.joinOwnDeal;
   if (deal.dealmakerId === userId) return refusals.joinAsDealmaker;
   if (deal.isCompleted) return refusals.completed;
@@ -138,8 +153,73 @@ export function refusalOfJoin(deal: DealRow, userId: number, hasBid: boolean): R
   return null;
 }
 
+/** Joining at once: an open deal (spec §5) the user could be the counterpart of. */
+export function refusalOfJoin(deal: DealRow, userId: number, hasBid: boolean): Refusal | null {
+  return (
+    refusalOfCounterpart(deal, userId, hasBid) ??
+    (deal.joinPolicy === 'approval' ? refusals.joinNeedsApproval : null)
+  );
+}
+
 export function requireJoinable(deal: DealRow, userId: number, hasBid: boolean) {
   enforce(refusalOfJoin(deal, userId, hasBid));
+}
+
+/** Asking to join: a deal whose creator accepts who joins, which the user could be the counterpart of. */
+export function refusalOfAskToJoin(deal: DealRow, userId: number, hasBid: boolean): Refusal | null {
+  return (
+    refusalOfCounterpart(deal, userId, hasBid) ??
+    (deal.joinPolicy === 'approval' ? null : refusals.joinIsOpen)
+  );
+}
+
+export function requireMayAskToJoin(deal: DealRow, userId: number, hasBid: boolean) {
+  enforce(refusalOfAskToJoin(deal, userId, hasBid));
+}
+
+/** The creator decides on a request to join; accepting needs the requester to be able to join now. */
+export function requireMayDecideJoin(deal: DealRow, userId: number) {
+  if (deal.creatorId !== userId) throw errorOf(refusals.decideJoinNotCreator);
+}
+
+export function requireRequesterMayJoin(deal: DealRow, requesterId: number, requesterHasBid: boolean) {
+  if (deal.isCompleted) throw errorOf(refusals.completed);
+  if (deal.counterpartId !== null) throw errorOf(refusals.requesterJoined);
+  if (deal.dealmakerId === requesterId) throw errorOf(refusals.requesterIsDealmaker);
+  if (requesterHasBid) throw errorOf(refusals.requesterHasBid);
+}
+
+/** The creator corrects the deal while it has no dealmaker (after that, bids and escrow stand on it). */
+export function refusalOfEdit(deal: DealRow, userId: number): Refusal | null {
+  if (deal.creatorId !== userId) return refusals.editNotCreator;
+  if (deal.isCompleted) return refusals.completed;
+  if (deal.dealmakerId !== null) return refusals.editWithDealmaker;
+  return null;
+}
+
+export function requireEditable(deal: DealRow, userId: number) {
+  enforce(refusalOfEdit(deal, userId));
+}
+
+/** The creator removes the counterpart while no escrow half is paid: the same effects as their leaving. */
+export function refusalOfRemoveCounterpart(
+  deal: DealRow,
+  userId: number,
+  escrow: EscrowState | null | undefined,
+): Refusal | null {
+  if (deal.creatorId !== userId) return refusals.removeNotCreator;
+  if (deal.isCompleted) return refusals.removeCompleted;
+  if (deal.counterpartId === null) return refusals.removeNobody;
+  if (isProtected(escrow)) return refusals.removeProtected;
+  return null;
+}
+
+export function requireMayRemoveCounterpart(
+  deal: DealRow,
+  userId: number,
+  escrow: EscrowState | null | undefined,
+) {
+  enforce(refusalOfRemoveCounterpart(deal, userId, escrow));
 }
 
 export function refusalOfLeave(deal: DealRow, userId: number, escrow: EscrowState | null | undefined) {
@@ -431,6 +511,9 @@ export type ViewerState = { escrow: EscrowState | null | undefined; hasBid: bool
 export function canOf(deal: DealRow, viewerId: number, { escrow, hasBid }: ViewerState): DealCan {
   const can: { -readonly [Action in keyof DealCan]: DealCan[Action] } = {};
   if (refusalOfJoin(deal, viewerId, hasBid) === null) can.join = true;
+  if (refusalOfAskToJoin(deal, viewerId, hasBid) === null) can.askToJoin = true;
+  if (refusalOfEdit(deal, viewerId) === null) can.edit = true;
+  if (refusalOfRemoveCounterpart(deal, viewerId, escrow) === null) can.removeCounterpart = true;
   if (refusalOfLeave(deal, viewerId, escrow) === null) can.leave = true;
   if (refusalOfDelete(deal, viewerId, escrow) === null) can.delete = true;
   if (refusalOfBid(deal, viewerId, hasBid) === null) can.bid = true;

@@ -1,4 +1,4 @@
-import type { Deal, PublicDeal } from '../../../contract/deals';
+import type { Deal, JoinPolicy, PublicDeal } from '../../../contract/deals';
 import { centsToDollars } from '../../../contract/money';
 import type { DealView } from './deal.repository';
 import { canOf, type EscrowState, isProtected } from './deal-policy';
@@ -36,6 +36,8 @@ export function presentPublicDeal(view: DealView): PublicDeal {
     selected_bid_by_creator: deal.selectedBidByCreator,
     selected_bid_by_dealer: deal.selectedBidByCounterpart,
     escrow_paid: isProtected(escrowOf(view)),
+    settled: view.escrowStatus === 'settled',
+    joinPolicy: deal.joinPolicy as JoinPolicy,
     my_bid: view.myBidId ? { id: view.myBidId, price: centsToDollars(Number(view.myBidPriceCents)) } : null,
   };
 }

@@ -346,6 +346,8 @@ describe('PUT /api/bid-management/select-bid/{dealId}/{bidId}', () => {
       updatedAt: isoTimestamp,
       selected_bid_by_creator: first,
       selected_bid_by_dealer: null,
+      // The deal was read before its counterpart joined: now the creator may also remove them.
+      can: { ...deal.can, removeCounterpart: true },
     });
     const byCounterpart = await select(counterpart, deal.id, second);
     expect(byCounterpart.status).toBe(200);

@@ -65,7 +65,7 @@ describe('can, through a deal’s life', () => {
   it('open: the creator deletes, selects and requests; anyone else joins or bids; a bidder changes their bid', async () => {
     await placeBid(server, bidder, deal.id, 250);
     await expectCan([
-      [creator, only({ delete: true, selectBid: true, requestDealmaker: true })],
+      [creator, only({ delete: true, edit: true, selectBid: true, requestDealmaker: true })],
       [bidder, only({ updateBid: true, deleteBid: true })],
       [outsider, only({ join: true, bid: true })],
       [dealmaker, only({ join: true, bid: true })],
@@ -76,7 +76,10 @@ describe('can, through a deal’s life', () => {
     await joinDeal(server, counterpart, deal.id);
     dealmakerBidId = await placeBid(server, dealmaker, deal.id, 200);
     await expectCan([
-      [creator, only({ delete: true, selectBid: true, requestDealmaker: true })],
+      [
+        creator,
+        only({ delete: true, edit: true, removeCounterpart: true, selectBid: true, requestDealmaker: true }),
+      ],
       [counterpart, only({ leave: true, selectBid: true, requestDealmaker: true })],
       [bidder, only({ updateBid: true, deleteBid: true })],
       [dealmaker, only({ updateBid: true, deleteBid: true })],
@@ -90,7 +93,7 @@ describe('can, through a deal’s life', () => {
     expect(finalized.dealmaker).toBe(dealmaker.username);
     const dealer: DealCan = { payEscrow: true, markFinished: true, raiseDispute: true };
     await expectCan([
-      [creator, only({ delete: true, ...dealer })],
+      [creator, only({ delete: true, removeCounterpart: true, ...dealer })],
       [counterpart, only({ leave: true, ...dealer })],
       // The chosen bid stays the dealmaker's (my_bid), but bids are closed.
       [dealmaker, only({ addProgress: true })],
@@ -172,7 +175,7 @@ describe('can in the answers of deal actions and of the lists of a user’s deal
   it('answers each caller with what they may do next', async () => {
     const [owner, joiner, other] = await signUpMany(server, 3);
     const created = await createDeal(server, owner);
-    expect(created.can).toEqual(only({ delete: true, selectBid: true, requestDealmaker: true }));
+    expect(created.can).toEqual(only({ delete: true, edit: true, selectBid: true, requestDealmaker: true }));
     const joined = await joinDeal(server, joiner, created.id);
     expect(joined.can).toEqual(only({ leave: true, selectBid: true, requestDealmaker: true }));
     const left = await server.put<Deal>(`/api/deals/leave-deal-as-dealer/${created.id}`, {
@@ -181,7 +184,7 @@ describe('can in the answers of deal actions and of the lists of a user’s deal
     expect(left.body.can).toEqual(only({ join: true, bid: true }));
     const mine = await server.get<Deal[]>('/api/deals/my-deals', { token: owner.token });
     expect(mine.body.find((each) => each.id === created.id)?.can).toEqual(
-      only({ delete: true, selectBid: true, requestDealmaker: true }),
+      only({ delete: true, edit: true, selectBid: true, requestDealmaker: true }),
     );
     const activity = await server.get<Deal[]>(`/api/deals/activity/${owner.username}`, {
       token: other.token,
@@ -199,7 +202,7 @@ describe('can in the answers of deal actions and of the lists of a user’s deal
       (await server.get<Deal[]>('/api/deals/all/Shared page check', { token: user.token })).body;
     const [byFirst, bySecond, byViewer] = await Promise.all([page(first), page(second), page(viewer)]);
     const canOf = (list: Deal[], id: number) => list.find((each) => each.id === id)?.can;
-    const owner = only({ delete: true, selectBid: true, requestDealmaker: true });
+    const owner = only({ delete: true, edit: true, selectBid: true, requestDealmaker: true });
     const anyone = only({ join: true, bid: true });
     expect([canOf(byFirst, mine.id), canOf(byFirst, theirs.id)]).toEqual([owner, anyone]);
     expect([canOf(bySecond, mine.id), canOf(bySecond, theirs.id)]).toEqual([anyone, owner]);

@@ -139,7 +139,7 @@ export class DealmakerRequestsService {
         this.deps.events.publish(
           { users: [before.creatorId, before.counterpartId, userId] },
           'dealmaker-request-updated',
-          { dealId: deal.id, data: { id: requestId }, updateType: 'accepted' },
+          { dealId: deal.id, data: { id: requestId, dealmaker: deal.dealmaker! }, updateType: 'accepted' },
         );
       });
       return { message: 'Request accepted. You are now the dealmaker of this deal.', deal };

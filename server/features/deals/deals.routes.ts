@@ -6,6 +6,7 @@ import {
   dealListSchema,
   dealSchema,
   dealSearchParamsSchema,
+  editDealSchema,
 } from '../../../contract/deals';
 import { errorBodySchema } from '../../../contract/errors';
 import { idParamSchema, messageResponseSchema, pageQuerySchema } from '../../../contract/fields';
@@ -81,6 +82,32 @@ export const dealsRoutes: FastifyPluginAsyncZod = async (app) => {
       await rateLimits.consume(['dealsPerUser', String(id)]);
       return reply.status(201).send(await deals.create(id, request.body));
     },
+  );
+
+  app.patch(
+    '/api/deals/:id',
+    {
+      schema: {
+        description:
+          'The creator changes the title, description, budget or timeline while the deal has no dealmaker.',
+        params: idParamSchema,
+        body: editDealSchema,
+        response: { 200: dealSchema },
+      },
+    },
+    async (request) => deals.edit(request.params.id, currentUser(request).id, request.body),
+  );
+
+  app.delete(
+    '/api/deals/:id/counterpart',
+    {
+      schema: {
+        description: 'The creator removes the counterpart while no escrow half is paid (as if they left).',
+        params: idParamSchema,
+        response: { 200: dealSchema },
+      },
+    },
+    async (request) => deals.removeCounterpart(request.params.id, currentUser(request).id),
   );
 
   app.put(

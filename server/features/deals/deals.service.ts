@@ -1,9 +1,16 @@
-import type { ActivityEntry, Deal, NewDeal } from '../../../contract/deals';
+import type { ActivityEntry, Deal, DealEdit, NewDeal } from '../../../contract/deals';
 import { limits } from '../../../contract/limits';
+import { formatUsdCents } from '../../../contract/money';
 import type { DealAccess } from '../../core/deal/deal-access';
-import { requireDeletable, requireJoinable, requireLeavable } from '../../core/deal/deal-policy';
+import {
+  requireDeletable,
+  requireEditable,
+  requireJoinable,
+  requireLeavable,
+  requireMayRemoveCounterpart,
+} from '../../core/deal/deal-policy';
 import { participantIds } from '../../core/deal/deal-roles';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import type { Transact } from '../../db/transaction';
 import type { EventPublisher } from '../../lib/events';
 import type { EscrowService } from '../escrow/escrow.service';
@@ -12,6 +19,21 @@ import type { UsersService } from '../users/users.service';
 import { bidsRepository } from './bids.repository';
 import { DealPageCache, sharedPage } from './deal-page-cache';
 import { dealsRepository } from './deals.repository';
+
+const fieldWords = {
+  title: 'the title',
+  description: 'the description',
+  budgetCents: 'the budget',
+  timeline: 'the timeline',
+};
+
+/** "the title and the budget": the fields an edit changed, in words. */
+function editedFieldNames(changes: Partial<Record<keyof typeof fieldWords, unknown>>) {
+  const words = (Object.keys(fieldWords) as Array<keyof typeof fieldWords>)
+    .filter((field) => changes[field] !== undefined)
+    .map((field) => fieldWords[field]);
+  return words.length === 1 ? words[0]! : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`;
+}
 
 /** Deals: posting, browsing, joining, leaving and deleting (DESIGN.md §5 Deals). */
 export class DealsService {
@@ -32,13 +54,14 @@ export class DealsService {
   }
 
   async create(creatorId: number, input: NewDeal) {
-    const { title, description, budget, timeline: dealTimeline } = input;
+    const { title, description, budget, timeline: dealTimeline, joinPolicy } = input;
     return this.deps.transact(async (tx, afterCommit) => {
       const row = await dealsRepository.insert(tx, {
         title,
         description,
         budgetCents: budget,
         timeline: dealTimeline,
+        joinPolicy,
         creatorId,
       });
       const deal = await this.deps.deals.present(row.id, creatorId, tx);
@@ -122,16 +145,115 @@ export class DealsService {
     });
   }
 
+  /**
+   * PATCH /api/deals/{id}: the creator corrects their deal while it has no dealmaker. Bids stay; the
+   * counterpart hears of any change and the bidders of a new budget (their price was made against it).
+   */
+  edit(id: number, userId: number, edit: DealEdit) {
+    return this.deps.transact(async (tx, afterCommit) => {
+      const before = await this.deps.deals.lock(tx, id);
+      requireEditable(before, userId);
+      const changes = {
+        ...(edit.title !== undefined && edit.title !== before.title ? { title: edit.title } : {}),
+        ...(edit.description !== undefined && edit.description !== before.description
+          ? { description: edit.description }
+          : {}),
+        ...(edit.budget !== undefined && edit.budget !== before.budgetCents
+          ? { budgetCents: edit.budget }
+          : {}),
+        ...(edit.timeline !== undefined && edit.timeline !== before.timeline
+          ? { timeline: edit.timeline }
+          : {}),
+      };
+      // The same values again change nothing (a form saved twice).
+      if (Object.keys(changes).length === 0) return this.deps.deals.present(id, userId, tx);
+      await this.deps.deals.update(tx, id, changes);
+      const deal = await this.deps.deals.present(id, userId, tx);
+      const changed = editedFieldNames(changes);
+      const budgetChange =
+        changes.budgetCents !== undefined
+          ? `the budget from ${formatUsdCents(before.budgetCents)} to ${formatUsdCents(changes.budgetCents)}`
+          : null;
+      const bidderIds = budgetChange ? await bidsRepository.bidderIds(tx, id) : [];
+      await this.deps.timeline.record(tx, afterCommit, {
+        dealId: id,
+        actorId: userId,
+        event: {
+          kind: 'edited',
+          message: `${deal.dealer_creator} changed ${budgetChange ?? changed}.`,
+          details: { fields: Object.keys(changes) },
+        },
+        notify: [
+          {
+            to: [before.counterpartId],
+            kind: 'deal-edited',
+            message: `${deal.dealer_creator} changed ${changed} of "${deal.title}".`,
+          },
+          ...(budgetChange
+            ? [
+                {
+                  to: bidderIds,
+                  kind: 'deal-edited' as const,
+                  message: `${deal.dealer_creator} changed ${budgetChange} of "${deal.title}", which you bid on.`,
+                },
+              ]
+            : []),
+        ],
+      });
+      afterCommit(() => this.deps.deals.announce(deal, 'updated'));
+      return deal;
+    });
+  }
+
+  /**
+   * DELETE /api/deals/{id}/counterpart: the creator removes the counterpart while no escrow half is paid,
+   * with the same effects as their leaving.
+   */
+  removeCounterpart(id: number, userId: number) {
+    return this.deps.transact(async (tx, afterCommit) => {
+      const before = await this.deps.deals.lock(tx, id);
+      requireMayRemoveCounterpart(before, userId, await this.deps.escrow.find(id, tx));
+      const removedId = before.counterpartId!;
+      const removed = await this.deps.users.getById(removedId);
+      await this.withoutCounterpart(tx, id);
+      const deal = await this.deps.deals.present(id, userId, tx);
+      await this.deps.timeline.record(tx, afterCommit, {
+        dealId: id,
+        actorId: userId,
+        event: {
+          kind: 'counterpart-removed',
+          message: `${deal.dealer_creator} removed ${removed.username} from the deal.`,
+        },
+        notify: [
+          {
+            to: [removedId],
+            kind: 'counterpart-removed',
+            message: `${deal.dealer_creator} removed you from the deal "${deal.title}".`,
+          },
+        ],
+      });
+      afterCommit(() => {
+        this.deps.deals.announce(deal, 'left');
+        this.deps.events.leaveDeal(removedId, id);
+      });
+      return deal;
+    });
+  }
+
+  /** The counterpart goes, and their choices with them (leaving, or removed by the creator). */
+  private async withoutCounterpart(tx: Tx, id: number) {
+    await this.deps.deals.update(tx, id, {
+      counterpartId: null,
+      selectedBidByCounterpart: null,
+      completedByCounterpart: false,
+    });
+  }
+
   leave(id: number, userId: number) {
     return this.deps.transact(async (tx, afterCommit) => {
       const before = await this.deps.deals.lock(tx, id);
       requireLeavable(before, userId, await this.deps.escrow.find(id, tx));
-      // Leaving takes the counterpart's choices with them.
-      await this.deps.deals.update(tx, id, {
-        counterpartId: null,
-        selectedBidByCounterpart: null,
-        completedByCounterpart: false,
-      });
+      await this.withoutCounterpart(tx, id);
       const deal = await this.deps.deals.present(id, userId, tx);
       const leaver = await this.deps.users.getById(userId);
       await this.deps.timeline.record(tx, afterCommit, {

@@ -68,8 +68,10 @@ describe('POST /api/deals/create-deal', () => {
       selected_bid_by_creator: null,
       selected_bid_by_dealer: null,
       escrow_paid: false,
+      settled: false,
+      joinPolicy: 'open',
       my_bid: null,
-      can: dealCan({ delete: true, selectBid: true, requestDealmaker: true }),
+      can: dealCan({ delete: true, edit: true, selectBid: true, requestDealmaker: true }),
     });
     expect((await dealRow(response.body.id))!.budgetCents).toBe(10050);
     const again = await getDeal(response.body.id, bob);

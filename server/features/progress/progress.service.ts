@@ -1,3 +1,4 @@
+import type { PublicDeal } from '../../../contract/deals';
 import {
   type NewProgressItem,
   type ProgressItem,
@@ -22,7 +23,7 @@ const statusWords: Record<ProgressStatus, string> = {
   completed: 'completed',
 };
 
-/** The dealmaker's milestones on a deal (DESIGN.md §5 Progress). */
+/** The dealmaker's progress steps on a deal (DESIGN.md §5 Progress). */
 export class ProgressService {
   constructor(
     private readonly deps: {
@@ -60,7 +61,8 @@ export class ProgressService {
           },
         ],
       });
-      afterCommit(() => this.publish(deal, item, 'created'));
+      const view = await this.deps.deals.publicView(deal.id, tx);
+      afterCommit(() => this.publish(deal, view, item, 'created'));
       return item;
     });
   }
@@ -107,16 +109,19 @@ export class ProgressService {
           },
         ],
       });
-      afterCommit(() => this.publish(deal, item, 'updated'));
+      const view = await this.deps.deals.publicView(deal.id, tx);
+      afterCommit(() => this.publish(deal, view, item, 'updated'));
       return item;
     });
   }
 
-  private publish(deal: DealRow, item: ProgressItem, updateType: 'created' | 'updated') {
+  /** The item under `data`, and the deal under `progressData` for the original client (contract/realtime.ts). */
+  private publish(deal: DealRow, view: PublicDeal, item: ProgressItem, updateType: 'created' | 'updated') {
     this.deps.events.publish({ users: participantIds(deal) }, 'progress-updated', {
       dealId: deal.id,
       data: item,
       updateType,
+      progressData: view,
     });
   }
 }

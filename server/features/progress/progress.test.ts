@@ -34,6 +34,12 @@ let dealmaker: SignedUpUser;
 let outsider: SignedUpUser;
 let recorder: ReturnType<typeof recordEvents>;
 
+/** The deal as a broadcast carries it: what its creator reads, without their `can` and bid. */
+async function publicFieldsOf(dealId: number) {
+  const { can: _can, ...fields } = (await server.get(`/api/deals/${dealId}`, { token: creator.token })).body;
+  return { ...fields, my_bid: null };
+}
+
 beforeAll(async () => {
   server = await startTestServer();
   const users = await signUpMany(server, 4);
@@ -102,6 +108,7 @@ describe('POST /api/progress', () => {
       completedByUsername: null,
       completedByUser: null,
     });
+    const dealFields = await publicFieldsOf(deal.id);
     const recorded = recorder.take();
     expect(domainEvents(recorded)).toEqual([
       {
@@ -109,7 +116,7 @@ describe('POST /api/progress', () => {
           users: [creator.user.id, counterpart.user.id, dealmaker.user.id],
         },
         event: 'progress-updated',
-        payload: { dealId: deal.id, data: response.body, updateType: 'created' },
+        payload: { dealId: deal.id, data: response.body, updateType: 'created', progressData: dealFields },
       },
     ]);
     const added = `The dealmaker added step 1 "Sign the lease" to "${deal.title}".`;
@@ -298,17 +305,18 @@ describe('PUT /api/progress/{id}/status', () => {
     expect((await listItems(creator, deal.id)).body).toEqual([done.body]);
 
     const participants = { users: [creator.user.id, counterpart.user.id, dealmaker.user.id] };
+    const dealFields = await publicFieldsOf(deal.id);
     const recorded = recorder.take();
     expect(domainEvents(recorded)).toEqual([
       {
         audience: participants,
         event: 'progress-updated',
-        payload: { dealId: deal.id, data: started.body, updateType: 'updated' },
+        payload: { dealId: deal.id, data: started.body, updateType: 'updated', progressData: dealFields },
       },
       {
         audience: participants,
         event: 'progress-updated',
-        payload: { dealId: deal.id, data: done.body, updateType: 'updated' },
+        payload: { dealId: deal.id, data: done.body, updateType: 'updated', progressData: dealFields },
       },
     ]);
     const moved = `Step 1 "Deliver" of "${deal.title}" is now in progress.`;

@@ -33,6 +33,8 @@ export const dealQueryKeys = {
   detail: (dealId: number) => ['deals', 'detail', dealId] as const,
   /** GET /bidding/deal/{dealId}. */
   bids: (dealId: number) => ['deals', 'detail', dealId, 'bids'] as const,
+  /** GET /deals/{id}/join-requests: requests to join an 'approval' deal (all to its creator, one's own to others). */
+  joinRequests: (dealId: number) => ['deals', 'detail', dealId, 'join-requests'] as const,
   /** GET /request-dealmaker/{dealId}: the requests the dealers of a deal sent (dealmaker-requests feature). */
   requests: (dealId: number) => ['deals', 'detail', dealId, 'requests'] as const,
 };

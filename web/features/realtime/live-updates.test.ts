@@ -201,7 +201,12 @@ describe('other deal events', () => {
     queryClient.setQueryData(disputesQueryKey(4), []);
     queryClient.setQueryData(progressQueryKey(5), []);
     const item = { id: 1, dealId: 4 } as ServerEvents['progress-updated']['data'];
-    handlers['progress-updated']({ dealId: 4, data: item, updateType: 'created' });
+    handlers['progress-updated']({
+      dealId: 4,
+      data: item,
+      updateType: 'created',
+      progressData: makeDeal({ id: 4 }),
+    });
     const dispute = { id: 1, dealId: 4 } as ServerEvents['dispute-updated']['data'];
     handlers['dispute-updated']({ dealId: 4, data: dispute, updateType: 'created' });
     expect(invalidated(progressQueryKey(4))).toBe(true);

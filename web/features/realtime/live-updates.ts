@@ -125,6 +125,12 @@ export function createLiveUpdates(queryClient: QueryClient, getViewer: () => Liv
       invalidate(dealmakerRequestKeys.incoming());
     },
 
+    // A request to join asked, accepted or declined: the creator's list and the requester's own answer.
+    'join-request-updated': ({ dealId }) => {
+      invalidate(dealQueryKeys.joinRequests(dealId));
+      followTimeline(dealId);
+    },
+
     'escrow-updated': ({ dealId, data }) => {
       queryClient.setQueryData<EscrowStatusResponse>(escrowQueryKey(dealId), (status) =>
         status ? { ...status, escrowExists: true, escrow: data } : status,
