@@ -8,7 +8,14 @@ describe('checkWith', () => {
   it("gives the schema's output when the input passes", () => {
     expect(checkWith(createDealSchema, deal)).toEqual({
       ok: true,
-      value: { title: 'Coffee', description: 'Beans.', budget: 500050, timeline: '3 months' },
+      // joinPolicy: the schema's default ('open') when the form sends none.
+      value: {
+        title: 'Coffee',
+        description: 'Beans.',
+        budget: 500050,
+        timeline: '3 months',
+        joinPolicy: 'open',
+      },
     });
   });
 

@@ -9,8 +9,10 @@ import { useAuth } from '../../features/auth';
 import { RequestDealmakerSection } from '../../features/dealmaker-requests';
 import {
   DealBidsSection,
+  DealCreatorSection,
   DealFinalizedSection,
   DealHeaderSection,
+  DealJoinRequestsSection,
   DealParticipantsSection,
   DealVisitorSection,
   dealViewerOf,
@@ -61,6 +63,8 @@ export function DealDetailPage() {
         <DealCompletionLines deal={props.deal} />
       </DealParticipantsSection>
       <DealVisitorSection {...props} />
+      <DealCreatorSection {...props} />
+      <DealJoinRequestsSection {...props} />
       <EscrowStatusBox {...props} />
       <RequestDealmakerSection {...props} />
       <DealBidsSection {...props} />

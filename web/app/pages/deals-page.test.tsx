@@ -86,6 +86,47 @@ describe('DealsPage', () => {
     expect(calls('PUT /api/deals/join-deal-as-dealer/3')).toBe(1);
   });
 
+  it('asks to join from a card, and the dialog says when a request already waits', async () => {
+    const approval = makeDeal({ id: 3, joinPolicy: 'approval', can: { askToJoin: true } });
+    let asked: unknown[] = [];
+    const pending = {
+      id: 5,
+      dealId: 3,
+      requester: { username: 'dave', full_name: 'Dave' },
+      message: '',
+      status: 'pending',
+      createdAt: '2024-05-02T09:30:00.000Z',
+      decidedAt: null,
+    };
+    route({
+      'GET /api/deals/all?limit=24': () => json([approval]),
+      'GET /api/deals/3/join-requests': () => json(asked),
+      'POST /api/deals/3/join-requests': () => {
+        asked = [pending];
+        return json(pending, 201);
+      },
+    });
+    const { container } = await renderInApp(<DealsPage />);
+    await waitFor(() => getButton(container, 'Ask to Join'));
+    expect(container.textContent).not.toContain('Join Deal');
+    await act(async () => getButton(container, 'Ask to Join').click());
+    const dialog = () => document.querySelector('[role="dialog"]')!;
+    await waitFor(() => expect(calls('GET /api/deals/3/join-requests')).toBe(1));
+    await act(async () => {
+      dialog()
+        .querySelector('form')!
+        .dispatchEvent(new Event('submit', { bubbles: true, cancelable: true }));
+    });
+    await waitFor(() => expect(container.textContent).toContain('Request to join sent successfully!'));
+    expect(calls('POST /api/deals/3/join-requests')).toBe(1);
+    // Asked again from the card: the dialog says it waits, and offers no second request.
+    await act(async () => getButton(container, 'Ask to Join').click());
+    await waitFor(() => expect(dialog().textContent).toContain('Request sent — waiting for the creator'));
+    expect([...dialog().querySelectorAll('button')].map((button) => button.textContent)).not.toContain(
+      'Send Request',
+    );
+  });
+
   it("shows the failure text with the server's reason", async () => {
     route({
       'GET /api/deals/all?limit=24': () => json([makeDeal({ id: 3 })]),

@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import type { Deal } from '../../../contract/deals';
 import { Button } from '../../components/ui/button';
 import { EmptyState } from '../../components/ui/empty-state';
 import { LoadFailedCard } from '../../components/ui/error-retry';
@@ -9,9 +8,10 @@ import { PageContainer, PageHeader } from '../../components/ui/page-header';
 import { LoadingState } from '../../components/ui/spinner';
 import { useAuth } from '../../features/auth';
 import {
-  BidDialog,
   CreateDealDialog,
   DealCard,
+  type DealDialog,
+  DealDialogs,
   type Flash,
   FlashStrip,
   flashDurationMs,
@@ -32,7 +32,7 @@ export function DealsPage() {
   const [flash, showFlash] = useTimedMessage<Flash>(flashDurationMs);
   const [creating, setCreating] = useState(false);
   const [myDealsOpen, setMyDealsOpen] = useState(false);
-  const [bidDeal, setBidDeal] = useState<Deal | null>(null);
+  const [dealDialog, setDealDialog] = useState<DealDialog | null>(null);
 
   const list = deals.data?.pages.flatMap((page) => page.deals);
 
@@ -94,7 +94,7 @@ export function DealsPage() {
                 deal={deal}
                 viewer={viewer}
                 onFlash={showFlash}
-                onBid={setBidDeal}
+                onOpen={setDealDialog}
                 note={<UnreadMessagesBadge dealId={deal.id} />}
               />
             ))}
@@ -115,7 +115,7 @@ export function DealsPage() {
         viewer={viewer}
         dealNote={(deal) => <UnreadMessagesBadge dealId={deal.id} />}
       />
-      <BidDialog deal={bidDeal} onClose={() => setBidDeal(null)} onFlash={showFlash} />
+      <DealDialogs open={dealDialog} onClose={() => setDealDialog(null)} onFlash={showFlash} />
     </PageContainer>
   );
 }

@@ -31,7 +31,7 @@ export const features = [
   {
     icon: <ShieldIcon size={24} />,
     title: 'Escrow & Progress Tracking',
-    text: 'Funds stay locked in escrow until both dealers mark the deal finished, while milestones show how far it has come.',
+    text: 'Funds stay locked in escrow until both dealers mark the deal finished, while progress steps show how far it has come.',
   },
 ];
 
@@ -51,7 +51,7 @@ export const steps = [
   },
   {
     title: 'Track and complete',
-    text: 'Follow the milestones, settle disputes, mark the deal finished and leave reviews for each other.',
+    text: 'Follow the progress steps, settle disputes, mark the deal finished and leave reviews for each other.',
   },
 ];
 
@@ -94,5 +94,5 @@ export const heroRows = [
   { icon: <BriefcaseIcon size={20} />, title: 'Deal created', text: 'Budget and timeline set' },
   { icon: <HandshakeIcon size={20} />, title: 'Dealmaker chosen', text: 'Both dealers agree' },
   { icon: <ShieldIcon size={20} />, title: 'Escrow locked', text: 'Each dealer pays half' },
-  { icon: <ChartIcon size={20} />, title: 'Milestones tracked', text: 'Until both mark it finished' },
+  { icon: <ChartIcon size={20} />, title: 'Progress steps tracked', text: 'Until both mark it finished' },
 ];

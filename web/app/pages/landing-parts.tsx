@@ -90,7 +90,7 @@ export function LandingHero({ goOrSignIn }: { goOrSignIn: (path: string) => void
           </h1>
           <p className="mt-5 max-w-xl text-lg leading-relaxed text-slate-600">
             Dealmaker brings dealers and dealmakers to one table: create a deal, pick the right dealmaker,
-            lock the budget in escrow and track every milestone, with live chat for everyone involved.
+            lock the budget in escrow and track every progress step, with live chat for everyone involved.
           </p>
           <div className="mt-8 flex flex-col gap-3 sm:flex-row">
             <Button size="lg" onClick={() => goOrSignIn('/deals')}>

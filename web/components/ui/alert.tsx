@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { cn } from '../../lib/cn';
-import { AlertCircleIcon, CheckCircleIcon, InfoIcon } from './icons';
+import { AlertCircleIcon, CheckCircleIcon, CloseIcon, InfoIcon } from './icons';
 
 const styles = {
   success: { box: 'border-emerald-200 bg-emerald-50 text-emerald-800', Icon: CheckCircleIcon },
@@ -14,12 +14,14 @@ type AlertProps = {
   /** A second, smaller line (e.g. the server's explanation under a fixed message). */
   detail?: ReactNode;
   className?: string;
+  /** A message that stays until closed (one with a link to follow) gets a close button that calls this. */
+  onDismiss?: () => void;
 };
 
 /**
  * An inline message banner. Errors are announced at once (role alert), the others politely (role status).
  */
-export function Alert({ variant, children, detail, className }: AlertProps) {
+export function Alert({ variant, children, detail, className, onDismiss }: AlertProps) {
   const { box, Icon } = styles[variant];
   return (
     <div
@@ -27,10 +29,20 @@ export function Alert({ variant, children, detail, className }: AlertProps) {
       className={cn('flex items-start gap-2.5 rounded-xl border px-4 py-3 text-left text-sm', box, className)}
     >
       <Icon size={18} className="mt-px shrink-0" />
-      <div className="min-w-0 space-y-0.5">
+      <div className="min-w-0 flex-1 space-y-0.5">
         <p className="font-medium">{children}</p>
         {detail && <p className="opacity-90">{detail}</p>}
       </div>
+      {onDismiss && (
+        <button
+          type="button"
+          aria-label="Dismiss"
+          onClick={onDismiss}
+          className="-my-2 -mr-2 inline-flex h-10 w-10 shrink-0 cursor-pointer items-center justify-center rounded-lg transition-colors hover:bg-black/5 focus-visible:outline-2 focus-visible:outline-indigo-500"
+        >
+          <CloseIcon size={16} />
+        </button>
+      )}
     </div>
   );
 }

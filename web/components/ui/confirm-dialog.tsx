@@ -9,6 +9,12 @@ export type Confirmation = {
   message: ReactNode;
   /** Lines under the message, e.g. the balance after. */
   facts?: Array<{ label: string; value: ReactNode }>;
+  /**
+   * Why the action cannot be taken now, said before the click ("Your balance is $0.00: you need
+   * $5,250.00."), and what to do about it (`remedy`, e.g. a link to the wallet): shown under the
+   * facts, and the action's button is disabled.
+   */
+  blocked?: { reason: string; remedy?: ReactNode };
   /** Names the action: 'Pay my half', 'Delete Deal'. */
   confirmLabel: string;
   /** The button's text while the action runs ('Paying...'). */
@@ -34,6 +40,7 @@ export function ConfirmDialog({
   title,
   message,
   facts,
+  blocked,
   confirmLabel,
   busyLabel,
   cancelLabel = 'Cancel',
@@ -43,7 +50,7 @@ export function ConfirmDialog({
   const [busy, setBusy] = useState(false);
 
   const confirm = async () => {
-    if (busy) return;
+    if (busy || blocked) return;
     setBusy(true);
     try {
       await onConfirm();
@@ -75,21 +82,38 @@ export function ConfirmDialog({
           <Button variant="outline" onClick={() => onOpenChange(false)} disabled={busy}>
             {cancelLabel}
           </Button>
-          <Button variant={variant} data-autofocus loading={busy} onClick={() => void confirm()}>
+          {/* Blocked, focus starts on the remedy instead (a disabled button cannot hold it). */}
+          <Button
+            variant={variant}
+            data-autofocus={blocked ? undefined : true}
+            disabled={!!blocked}
+            loading={busy}
+            onClick={() => void confirm()}
+          >
             {busy && busyLabel ? busyLabel : confirmLabel}
           </Button>
         </>
       }
     >
-      {facts && facts.length > 0 && (
-        <dl className="space-y-2 rounded-xl bg-slate-50 px-4 py-3 text-sm">
-          {facts.map((fact) => (
-            <div key={fact.label} className="flex flex-wrap justify-between gap-x-4 gap-y-0.5">
-              <dt className="text-slate-600">{fact.label}</dt>
-              <dd className="font-semibold text-slate-900 tabular-nums">{fact.value}</dd>
-            </div>
-          ))}
-        </dl>
+      {((facts && facts.length > 0) || blocked) && (
+        <div className="space-y-3">
+          {facts && facts.length > 0 && (
+            <dl className="space-y-2 rounded-xl bg-slate-50 px-4 py-3 text-sm">
+              {facts.map((fact) => (
+                <div key={fact.label} className="flex flex-wrap justify-between gap-x-4 gap-y-0.5">
+                  <dt className="text-slate-600">{fact.label}</dt>
+                  <dd className="font-semibold text-slate-900 tabular-nums">{fact.value}</dd>
+                </div>
+              ))}
+            </dl>
+          )}
+          {blocked && (
+            <p className="rounded-xl border border-amber-200 bg-amber-50 px-4 py-3 text-sm font-medium text-amber-900">
+              {blocked.reason}
+              {blocked.remedy && <> {blocked.remedy}</>}
+            </p>
+          )}
+        </div>
       )}
     </Dialog>
   );

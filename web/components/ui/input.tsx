@@ -112,3 +112,42 @@ export function Checkbox({
     </label>
   );
 }
+
+/** A radio button with its label beside it, and a line of help under the label. */
+export function Radio({
+  label,
+  hint,
+  className,
+  ...props
+}: Omit<InputHTMLAttributes<HTMLInputElement>, 'type'> & { label: ReactNode; hint?: ReactNode }) {
+  const id = useId();
+  const hintId = `${id}-hint`;
+  return (
+    <label
+      className={cn(
+        'flex cursor-pointer items-start gap-2.5 rounded-lg border border-slate-200 px-3 py-2.5 text-sm transition-colors',
+        'hover:bg-slate-50 has-checked:border-indigo-400 has-checked:bg-indigo-50/60',
+        className,
+      )}
+    >
+      <input
+        type="radio"
+        // Named by the label alone; the help describes it.
+        aria-labelledby={`${id}-label`}
+        aria-describedby={hint ? hintId : undefined}
+        className="mt-0.5 h-4 w-4 shrink-0 cursor-pointer accent-indigo-600 focus-visible:outline-2 focus-visible:outline-indigo-500"
+        {...props}
+      />
+      <span className="min-w-0">
+        <span id={`${id}-label`} className="block font-medium text-slate-900">
+          {label}
+        </span>
+        {hint && (
+          <span id={hintId} className="block text-xs text-slate-600">
+            {hint}
+          </span>
+        )}
+      </span>
+    </label>
+  );
+}

@@ -37,6 +37,22 @@ describe('dealCardActions', () => {
     expect(dealCardActions(deal, { role: null })).toEqual(['update-bid', 'delete-bid']);
   });
 
+  it('offers the creator Edit Deal and Remove Counterpart as the server allows them', () => {
+    const joined = makeDeal({
+      dealer_joined: 'bob',
+      can: can({ edit: true, delete: true, removeCounterpart: true }),
+    });
+    expect(dealCardActions(joined, { role: 'creator' })).toEqual(['edit', 'delete', 'remove-counterpart']);
+    // With a dealmaker and a half paid: neither, and the protected note.
+    const paid = makeDeal({ dealer_joined: 'bob', dealmaker: 'carol', escrow_paid: true, can: can() });
+    expect(dealCardActions(paid, { role: 'creator' })).toEqual(['delete-protected']);
+  });
+
+  it('offers Ask to Join in Join Deal’s place on a deal whose creator accepts who joins', () => {
+    const approval = makeDeal({ joinPolicy: 'approval', can: can({ askToJoin: true, bid: true }) });
+    expect(dealCardActions(approval, { role: null })).toEqual(['ask-to-join', 'bid']);
+  });
+
   it('offers nothing the server does not allow', () => {
     const withDealmaker = makeDeal({ dealmaker: 'carol', can: can({ addProgress: true }) });
     expect(dealCardActions(withDealmaker, { role: 'dealmaker' })).toEqual([]);

@@ -1,14 +1,14 @@
 import { type FormEvent, useId, useState } from 'react';
-import { createDealSchema } from '../../../contract/deals';
-import { limits } from '../../../contract/limits';
+import { createDealSchema, type JoinPolicy } from '../../../contract/deals';
 import { centsToDollars } from '../../../contract/money';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Dialog } from '../../components/ui/dialog';
-import { TextareaField, TextField } from '../../components/ui/input';
+import { Radio } from '../../components/ui/input';
 import { ApiError, serverReason } from '../../lib/api';
 import { checkWith } from '../../lib/form-check';
 import { typedAmount } from '../../lib/money';
+import { DealFields, type DealFieldValues } from './deal-fields';
 import { dealTexts, type ShowFlash, success } from './deal-flash';
 import { useCreateDeal } from './deals-api';
 
@@ -18,7 +18,7 @@ type CreateDealDialogProps = {
   onFlash: ShowFlash;
 };
 
-/** The Create Deal modal: title, description, budget and timeline, all required. */
+/** The Create Deal modal: title, description, budget and timeline, all required, and who can join. */
 export function CreateDealDialog({ open, onOpenChange, onFlash }: CreateDealDialogProps) {
   const formId = useId();
   const create = useCreateDeal({
@@ -54,19 +54,31 @@ export function CreateDealDialog({ open, onOpenChange, onFlash }: CreateDealDial
   );
 }
 
-type Values = { title: string; description: string; budget: string; timeline: string };
-const empty: Values = { title: '', description: '', budget: '', timeline: '' };
+const empty: DealFieldValues = { title: '', description: '', budget: '', timeline: '' };
+
+/** Who may become the deal's counterpart, in the creator's words. */
+const joinPolicyChoices: Array<{ value: JoinPolicy; label: string; hint: string }> = [
+  { value: 'open', label: 'Anyone can join', hint: 'The first dealer to join becomes your counterpart.' },
+  {
+    value: 'approval',
+    label: 'I approve who joins',
+    hint: 'Dealers ask to join, with a message; you accept one of them.',
+  },
+];
 
 function CreateDealForm({ id, create }: { id: string; create: ReturnType<typeof useCreateDeal> }) {
-  const [values, setValues] = useState<Values>(empty);
+  const [values, setValues] = useState<DealFieldValues>(empty);
+  const [joinPolicy, setJoinPolicy] = useState<JoinPolicy>('open');
   // What the contract's schema refused at the last submit, by field.
-  const [problems, setProblems] = useState<Partial<Record<keyof Values, string>>>({});
-  const set = (field: keyof Values) => (event: { target: { value: string } }) =>
-    setValues((current) => ({ ...current, [field]: event.target.value }));
+  const [problems, setProblems] = useState<Partial<Record<string, string>>>({});
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const checked = checkWith(createDealSchema, { ...values, budget: typedAmount(values.budget) });
+    const checked = checkWith(createDealSchema, {
+      ...values,
+      budget: typedAmount(values.budget),
+      joinPolicy,
+    });
     setProblems(checked.ok ? {} : checked.problems);
     if (!checked.ok) return;
     create.mutate({ ...checked.value, budget: centsToDollars(checked.value.budget) });
@@ -82,52 +94,27 @@ function CreateDealForm({ id, create }: { id: string; create: ReturnType<typeof 
           {dealTexts.createFailed}
         </Alert>
       )}
-      <TextField
-        label="Title"
-        error={fieldErrors.title}
-        name="title"
-        required
-        maxLength={limits.deal.title.max}
-        value={values.title}
-        onChange={set('title')}
-        placeholder="e.g. Distribution partner for organic coffee"
+      <DealFields
+        values={values}
+        problems={fieldErrors}
+        onChange={(field, value) => setValues((current) => ({ ...current, [field]: value }))}
       />
-      <TextareaField
-        label="Description"
-        error={fieldErrors.description}
-        name="description"
-        required
-        rows={4}
-        maxLength={limits.deal.description.max}
-        value={values.description}
-        onChange={set('description')}
-        placeholder="What is the deal about, and what are you looking for?"
-      />
-      <div className="grid gap-5 sm:grid-cols-2">
-        <TextField
-          label="Budget ($)"
-          error={fieldErrors.budget}
-          name="budget"
-          type="number"
-          inputMode="decimal"
-          required
-          min={0.01}
-          step={0.01}
-          value={values.budget}
-          onChange={set('budget')}
-          placeholder="5000.00"
-        />
-        <TextField
-          label="Timeline"
-          error={fieldErrors.timeline}
-          name="timeline"
-          required
-          maxLength={limits.deal.timeline.max}
-          value={values.timeline}
-          onChange={set('timeline')}
-          placeholder="e.g. 3 months"
-        />
-      </div>
+      <fieldset className="space-y-2">
+        <legend className="mb-1.5 text-sm font-medium text-slate-700">Who can join</legend>
+        <div className="grid gap-2 sm:grid-cols-2">
+          {joinPolicyChoices.map((choice) => (
+            <Radio
+              key={choice.value}
+              name="joinPolicy"
+              value={choice.value}
+              label={choice.label}
+              hint={choice.hint}
+              checked={joinPolicy === choice.value}
+              onChange={() => setJoinPolicy(choice.value)}
+            />
+          ))}
+        </div>
+      </fieldset>
     </form>
   );
 }

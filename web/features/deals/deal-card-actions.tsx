@@ -4,16 +4,23 @@ import { useConfirmation } from '../../components/ui/confirm-dialog';
 import { ShieldIcon } from '../../components/ui/icons';
 import { useDeleteBid } from './bids-api';
 import type { DealCardAction } from './card-actions';
-import { deleteBidConfirmation, deleteDealConfirmation, leaveDealConfirmation } from './deal-confirmations';
+import {
+  deleteBidConfirmation,
+  deleteDealConfirmation,
+  leaveDealConfirmation,
+  removeCounterpartConfirmation,
+} from './deal-confirmations';
+import type { OpenDealDialog } from './deal-dialogs';
 import { dealTexts, failure, type ShowFlash, success } from './deal-flash';
 import { useDeleteDealWithFlash, useLeaveDealWithFlash } from './deal-membership-actions';
-import { useJoinDeal } from './deals-api';
+import { useJoinDeal, useRemoveCounterpart } from './deals-api';
 
 type DealCardActionsProps = {
   deal: Deal;
-  actions: DealCardAction[];
+  actions: readonly DealCardAction[];
   onFlash: ShowFlash;
-  onBid: (deal: Deal) => void;
+  /** Opens the bid, edit or ask-to-join dialog of the page. */
+  onOpen: OpenDealDialog;
 };
 
 type ActionButton = {
@@ -32,7 +39,7 @@ const protectedNotes: Partial<Record<DealCardAction, string>> = {
 };
 
 /** The buttons of a deal card, in the order dealCardActions gives; each reports to the flash strip. */
-export function DealCardActions({ deal, actions, onFlash, onBid }: DealCardActionsProps) {
+export function DealCardActions({ deal, actions, onFlash, onOpen }: DealCardActionsProps) {
   // The messages go through the hooks' own callbacks: a deleted deal's card is gone when the answer arrives.
   const join = useJoinDeal({
     onSuccess: () => onFlash(success(dealTexts.joined)),
@@ -44,17 +51,39 @@ export function DealCardActions({ deal, actions, onFlash, onBid }: DealCardActio
     onSuccess: () => onFlash(success(dealTexts.bidDeleted)),
     onError: (error) => onFlash(failure(dealTexts.bidDeleteFailed, error)),
   });
-  const busy = join.isPending || leave.isPending || remove.isPending || deleteBid.isPending;
+  const removeCounterpart = useRemoveCounterpart({
+    onSuccess: () => onFlash(success(dealTexts.counterpartRemoved)),
+    onError: (error) => onFlash(failure(dealTexts.removeCounterpartFailed, error)),
+  });
+  const busy =
+    join.isPending ||
+    leave.isPending ||
+    remove.isPending ||
+    deleteBid.isPending ||
+    removeCounterpart.isPending;
   const confirmation = useConfirmation();
   const myBid = deal.my_bid;
 
   const buttons: Partial<Record<DealCardAction, ActionButton>> = {
+    edit: { label: 'Edit Deal', variant: 'outline', onClick: () => onOpen({ kind: 'edit', deal }) },
     delete: {
       label: 'Delete Deal',
       variant: 'danger',
       pending: remove.isPending,
       onClick: () =>
         confirmation.ask(deleteDealConfirmation(deal, { onConfirm: () => remove.mutateSettled(deal.id) })),
+    },
+    'remove-counterpart': {
+      label: 'Remove Counterpart',
+      variant: 'outline',
+      className: 'text-rose-700 hover:bg-rose-50',
+      pending: removeCounterpart.isPending,
+      onClick: () =>
+        confirmation.ask(
+          removeCounterpartConfirmation(deal, {
+            onConfirm: () => removeCounterpart.mutateSettled(deal.id),
+          }),
+        ),
     },
     leave: {
       label: 'Leave Deal',
@@ -69,8 +98,13 @@ export function DealCardActions({ deal, actions, onFlash, onBid }: DealCardActio
       pending: join.isPending,
       onClick: () => join.mutate(deal.id),
     },
-    bid: { label: 'Bid as Dealmaker', variant: 'outline', onClick: () => onBid(deal) },
-    'update-bid': { label: 'Update Bid', variant: 'outline', onClick: () => onBid(deal) },
+    'ask-to-join': {
+      label: 'Ask to Join',
+      variant: 'primary',
+      onClick: () => onOpen({ kind: 'ask-to-join', deal }),
+    },
+    bid: { label: 'Bid as Dealmaker', variant: 'outline', onClick: () => onOpen({ kind: 'bid', deal }) },
+    'update-bid': { label: 'Update Bid', variant: 'outline', onClick: () => onOpen({ kind: 'bid', deal }) },
     'delete-bid': {
       label: 'Delete Bid',
       variant: 'ghost',

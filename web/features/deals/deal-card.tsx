@@ -6,6 +6,7 @@ import { ArrowRightIcon, ClockIcon, ShieldIcon, UserIcon, UsersIcon } from '../.
 import { formatMoney } from '../../lib/money';
 import { dealCardActions } from './card-actions';
 import { DealCardActions } from './deal-card-actions';
+import type { OpenDealDialog } from './deal-dialogs';
 import type { ShowFlash } from './deal-flash';
 import { DealStatusBadge } from './deal-status-badge';
 import { DealTile } from './deal-tile';
@@ -16,14 +17,14 @@ type DealCardProps = {
   deal: Deal;
   viewer: string;
   onFlash: ShowFlash;
-  /** Opens the bid dialog: a new bid, or a change of the viewer's bid. */
-  onBid: (deal: Deal) => void;
+  /** Opens the page's dialog for a button: a bid (new or changed), Edit Deal, Ask to Join. */
+  onOpen: OpenDealDialog;
   /** Beside the status badge (the page puts the viewer's unread messages there). */
   note?: ReactNode;
 };
 
 /** A deal in the Deals page grid, with the actions its viewer may take (spec §2 Deals page). */
-export function DealCard({ deal, viewer, onFlash, onBid, note }: DealCardProps) {
+export function DealCard({ deal, viewer, onFlash, onOpen, note }: DealCardProps) {
   const actions = dealCardActions(deal, dealViewerOf(deal, viewer));
 
   return (
@@ -78,7 +79,7 @@ export function DealCard({ deal, viewer, onFlash, onBid, note }: DealCardProps) 
       )}
 
       <div className="mt-5 flex flex-wrap gap-2 border-t border-slate-100 pt-4">
-        <DealCardActions deal={deal} actions={actions} onFlash={onFlash} onBid={onBid} />
+        <DealCardActions deal={deal} actions={actions} onFlash={onFlash} onOpen={onOpen} />
         <Link
           to={`/deals/${deal.id}`}
           aria-label={`View deal: ${deal.title}`}

@@ -24,6 +24,19 @@ export const leaveDealConfirmation = (deal: Pick<Deal, 'title'>, action: Action)
   ...action,
 });
 
+/** The creator removes the counterpart: what goes with them, and who may come instead. */
+export const removeCounterpartConfirmation = (
+  deal: Pick<Deal, 'title' | 'dealer_joined' | 'joinPolicy'>,
+  action: Action,
+): Confirmation => ({
+  title: 'Remove the counterpart?',
+  message: `Remove ${deal.dealer_joined ? `@${deal.dealer_joined}` : 'the counterpart'} from '${deal.title}'. Their bid selection goes with them, and another dealer may ${deal.joinPolicy === 'approval' ? 'ask to join' : 'join'} in their place.`,
+  confirmLabel: 'Remove Counterpart',
+  busyLabel: 'Removing...',
+  variant: 'danger',
+  ...action,
+});
+
 export const deleteBidConfirmation = (
   deal: Pick<Deal, 'title'>,
   price: number,

@@ -16,6 +16,17 @@ export const dealTexts = {
   bidFailed: 'Failed to create/update bid.',
   bidDeleted: 'Bid deleted successfully!',
   bidDeleteFailed: 'Failed to delete bid.',
+  // Our own texts (not the spec's): the creator's controls and asking to join an 'approval' deal.
+  edited: 'Deal updated successfully!',
+  editFailed: 'Failed to update deal.',
+  counterpartRemoved: 'Counterpart removed successfully!',
+  removeCounterpartFailed: 'Failed to remove counterpart.',
+  askedToJoin: 'Request to join sent successfully!',
+  askToJoinFailed: 'Failed to send your request to join.',
+  joinAccepted: 'Request accepted successfully!',
+  joinAcceptFailed: 'Failed to accept the request.',
+  joinDeclined: 'Request declined successfully!',
+  joinDeclineFailed: 'Failed to decline the request.',
 } as const;
 
 /** A message in the flash strip: the screen's own text, and for a refusal the server's reason under it. */

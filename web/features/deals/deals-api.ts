@@ -1,5 +1,5 @@
 import { type QueryClient, useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { CreateDealRequest, Deal } from '../../../contract/deals';
+import type { CreateDealRequest, Deal, EditDealRequest } from '../../../contract/deals';
 import { api, segment } from '../../lib/api';
 import { type MutationCallbacks, useGuardedMutation } from '../../lib/use-guarded-mutation';
 import { useAuth } from '../auth';
@@ -172,6 +172,38 @@ export function useDeleteDeal(callbacks?: MutationCallbacks<{ message: string },
       onSuccess: (_answer, dealId) => {
         removeDealFromCaches(queryClient, dealId);
         queryClient.removeQueries({ queryKey: dealQueryKeys.requests(dealId) });
+      },
+    },
+    callbacks,
+  );
+}
+
+export type EditDealInput = { dealId: number; edit: EditDealRequest };
+
+/** PATCH /deals/{id}: the creator changes the fields they typed differently, while the deal has no dealmaker. */
+export function useEditDeal(callbacks?: MutationCallbacks<Deal, EditDealInput>) {
+  const applyDeal = useApplyDeal();
+  return useGuardedMutation(
+    {
+      mutationFn: ({ dealId, edit }: EditDealInput) => api.patch<Deal>(`/deals/${dealId}`, edit),
+      onSuccess: applyDeal,
+    },
+    callbacks,
+  );
+}
+
+/** DELETE /deals/{id}/counterpart: the creator removes the counterpart, as if they had left. */
+export function useRemoveCounterpart(callbacks?: MutationCallbacks<Deal, number>) {
+  const queryClient = useQueryClient();
+  const applyDeal = useApplyDeal();
+  return useGuardedMutation(
+    {
+      mutationFn: (dealId: number) => api.delete<Deal>(`/deals/${dealId}/counterpart`),
+      onSuccess: (deal) => {
+        applyDeal(deal);
+        // The former counterpart's bid selection went with them: the bids and requests are asked again.
+        void queryClient.invalidateQueries({ queryKey: dealQueryKeys.requests(deal.id) });
+        void queryClient.invalidateQueries({ queryKey: dealQueryKeys.bids(deal.id) });
       },
     },
     callbacks,

@@ -1,17 +1,15 @@
 import { formatMoney } from '../../lib/money';
 import { formatDateTime } from '../../lib/time';
 import { DealOutcomeSection, type DealSectionProps } from '../deals';
-import { useEscrowStatus } from './escrow-api';
 
 /**
  * 'Deal Completed': once both dealers marked it finished (or a dispute's settlement split the escrow),
  * with the final budget and the completion date.
  */
-export function DealCompletedSection({ deal, viewer }: DealSectionProps) {
-  // The same cached escrow the Escrow Payment Status box reads: no call of its own.
-  const escrow = useEscrowStatus(deal.id, deal.is_completed && !!deal.dealmaker && viewer.isParticipant);
+export function DealCompletedSection({ deal }: DealSectionProps) {
   if (!deal.is_completed) return null;
-  const settled = escrow.data?.escrow?.status === 'settled';
+  // The deal says how it was completed: everyone who sees it reads it alike, no escrow call needed.
+  const settled = deal.settled;
   return (
     <DealOutcomeSection
       titleId={`deal-completed-title-${deal.id}`}

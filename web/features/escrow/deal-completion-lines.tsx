@@ -1,10 +1,17 @@
 import type { Deal } from '../../../contract/deals';
-import { CheckCircleIcon, ClockIcon } from '../../components/ui/icons';
+import { CheckCircleIcon, ClockIcon, ShieldIcon } from '../../components/ui/icons';
 import { cn } from '../../lib/cn';
-import { completionParts } from './completion-texts';
+import { completionParts, completionState, settledLine } from './completion-texts';
+
+const stateColours = {
+  completed: 'text-emerald-700',
+  pending: 'text-amber-800',
+  settled: 'text-indigo-700',
+} as const;
 
 /**
- * The Participants box's 'Marked as Complete' lines: one per dealer, '✅ Completed' or '⏳ Pending'.
+ * The Participants box's 'Marked as Complete' lines: one per dealer, '✅ Completed' or '⏳ Pending' — or
+ * Settled for a dealer who had not marked it when a dispute's settlement completed the deal.
  * Shown once the deal has a dealmaker (before that there is nothing to finish).
  */
 export function DealCompletionLines({ deal }: { deal: Deal }) {
@@ -17,22 +24,27 @@ export function DealCompletionLines({ deal }: { deal: Deal }) {
     <div className="mt-4 rounded-xl border border-slate-200 bg-slate-50/70 px-4 py-3">
       <h3 className="text-xs font-medium tracking-wide text-slate-500 uppercase">Marked as Complete</h3>
       <dl className="mt-2 grid gap-x-10 gap-y-2 sm:grid-cols-2">
-        {sides.map((side) => (
-          <div key={side.label} className="flex flex-wrap items-center justify-between gap-2 text-sm">
-            <dt className="text-slate-600">
-              {side.label}
-              {side.username && <span className="text-slate-500"> (@{side.username})</span>}
-            </dt>
-            <dd
-              className={cn(
-                'inline-flex items-center gap-1.5 font-medium',
-                side.done ? 'text-emerald-700' : 'text-amber-800',
-              )}
-            >
-              <CompletionMark done={side.done} />
-            </dd>
-          </div>
-        ))}
+        {sides.map((side) => {
+          const state = completionState(side.done, deal.settled);
+          return (
+            <div key={side.label} className="flex flex-wrap items-center justify-between gap-2 text-sm">
+              <dt className="text-slate-600">
+                {side.label}
+                {side.username && <span className="text-slate-500"> (@{side.username})</span>}
+              </dt>
+              <dd className={cn('inline-flex items-center gap-1.5 font-medium', stateColours[state])}>
+                {state === 'settled' ? (
+                  <>
+                    <ShieldIcon size={16} className="shrink-0" />
+                    {settledLine}
+                  </>
+                ) : (
+                  <CompletionMark done={side.done} />
+                )}
+              </dd>
+            </div>
+          );
+        })}
       </dl>
     </div>
   );

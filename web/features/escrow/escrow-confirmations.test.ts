@@ -30,6 +30,17 @@ describe('escrow confirmations', () => {
     );
   });
 
+  it('blocks the payment before the click when the balance is short, saying what is needed', () => {
+    const short = payHalfConfirmation(deal, 5250, 0, action);
+    expect(short.blocked).toEqual({ reason: 'Your balance is $0.00: you need $5,250.00.' });
+    expect(payHalfConfirmation(deal, 5250, 5249.99, action).blocked?.reason).toBe(
+      'Your balance is $5,249.99: you need $5,250.00.',
+    );
+    // Enough, or not known yet: nothing blocks it (the server answers for a balance still loading).
+    expect(payHalfConfirmation(deal, 5250, 5250, action).blocked).toBeUndefined();
+    expect(payHalfConfirmation(deal, 5250, undefined, action).blocked).toBeUndefined();
+  });
+
   it('states a refund and the balance after it', () => {
     expect(takeHalfBackConfirmation(deal, 5250, 19750, action).message).toBe(
       "Take $5,250.00 back from the escrow of 'Acquisition of a regional courier company' into your wallet. Balance after: $25,000.00.",

@@ -13,6 +13,16 @@ type Action = Pick<Confirmation, 'onConfirm'>;
 const cents = amountToCents;
 const after = (balance: number, delta: number) => (cents(balance) + cents(delta)) / 100;
 
+/**
+ * Said before the click when the wallet holds less than the half to pay: the payment cannot go through
+ * (the server would refuse it), so the dialog's button is disabled and the wallet is where to go.
+ */
+export const shortBalanceReason = (balance: number, amount: number) =>
+  `Your balance is ${formatMoney(balance)}: you need ${formatMoney(amount)}.`;
+
+/** The link under a short balance's reason. */
+export const depositFirstLabel = 'Deposit first';
+
 export function payHalfConfirmation(
   deal: Pick<Deal, 'title'>,
   amount: number,
@@ -34,6 +44,7 @@ export function payHalfConfirmation(
               ? { label: 'Missing', value: formatMoney(after(amount, -balance)) }
               : { label: 'Balance after', value: formatMoney(after(balance, -amount)) },
           ],
+    blocked: short ? { reason: shortBalanceReason(balance, amount) } : undefined,
     confirmLabel: 'Pay my half',
     busyLabel: 'Paying...',
     variant: 'success',

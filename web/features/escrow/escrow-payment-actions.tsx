@@ -6,7 +6,7 @@ import { Button } from '../../components/ui/button';
 import { useConfirmationOf } from '../../components/ui/confirm-dialog';
 import { formatMoney } from '../../lib/money';
 import { useWallet } from '../wallet';
-import { payHalfConfirmation, takeHalfBackConfirmation } from './escrow-confirmations';
+import { depositFirstLabel, payHalfConfirmation, takeHalfBackConfirmation } from './escrow-confirmations';
 import type { EscrowView } from './escrow-state';
 import type { useEscrowPayment } from './use-escrow-payment';
 
@@ -23,17 +23,35 @@ type EscrowPaymentActionsProps = {
   payment: ReturnType<typeof useEscrowPayment>;
 };
 
-/** A dealer's 'Pay my half' or 'Take my half back', each confirmed in numbers first, and the answer to the last one. */
+/** Where a dealer short of money goes: the wallet, to deposit. */
+const walletPath = '/deposit';
+
+/**
+ * A dealer's 'Pay my half' or 'Take my half back', each confirmed in numbers first, and the answer to the
+ * last one. A balance short of the half is said before the click, with the way to the wallet, and the
+ * payment is not offered.
+ */
 export function EscrowPaymentActions({ deal, view, payment }: EscrowPaymentActionsProps) {
-  const { run, running, busy, result } = payment;
+  const { run, running, busy, result, dismiss } = payment;
   const balance = useWallet().data?.balance;
   const amount = view.myAmount ?? 0;
   // Built on every render while open: the balance may arrive after the click.
-  const confirmation = useConfirmationOf((action: 'lock' | 'refund') =>
-    action === 'lock'
-      ? payHalfConfirmation(deal, amount, balance, { onConfirm: () => run('lock') })
-      : takeHalfBackConfirmation(deal, amount, balance, { onConfirm: () => run('refund') }),
-  );
+  const confirmation = useConfirmationOf((action: 'lock' | 'refund') => {
+    if (action === 'refund') {
+      return takeHalfBackConfirmation(deal, amount, balance, { onConfirm: () => run('refund') });
+    }
+    const pay = payHalfConfirmation(deal, amount, balance, { onConfirm: () => run('lock') });
+    if (!pay.blocked) return pay;
+    const remedy = (
+      <>
+        <Link to={walletPath} className="font-semibold underline underline-offset-2">
+          {depositFirstLabel}
+        </Link>
+        .
+      </>
+    );
+    return { ...pay, blocked: { ...pay.blocked, remedy } };
+  });
   const askPay = () => confirmation.ask('lock');
   const askRefund = () => confirmation.ask('refund');
   return (
@@ -81,9 +99,11 @@ export function EscrowPaymentActions({ deal, view, payment }: EscrowPaymentActio
       {result && (
         <Alert
           variant={result.tone}
+          // Its link must not vanish before it is followed: it stays until closed.
+          onDismiss={result.needsDeposit ? dismiss : undefined}
           detail={
             result.needsDeposit ? (
-              <Link to="/deposit" className="font-medium underline">
+              <Link to={walletPath} className="font-medium underline">
                 Go to Wallet & Deposits
               </Link>
             ) : undefined

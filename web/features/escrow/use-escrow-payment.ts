@@ -5,7 +5,7 @@ import { useTimedMessage } from '../../lib/use-timed-message';
 import { type EscrowAction, useEscrowAction } from './escrow-api';
 import { escrowMessageTone } from './escrow-state';
 
-/** Result messages stay 5 seconds (spec §9). */
+/** Result messages stay 5 seconds (spec §9); one that links to the wallet stays until closed. */
 const messageDurationMs = 5000;
 
 export type EscrowResult = { text: string; tone: 'success' | 'error'; needsDeposit?: boolean };
@@ -13,11 +13,14 @@ export type EscrowResult = { text: string; tone: 'success' | 'error'; needsDepos
 /**
  * Paying my half ('lock') and taking it back ('refund'), each with its Idempotency-Key, and the
  * answer to show: a payment's message is coloured by what it says (spec §8), a refund always went
- * well; a refusal for lack of money points to the wallet.
+ * well; a refusal for lack of money points to the wallet, and stays until closed (`dismiss`) so that
+ * its link can be followed.
  */
 export function useEscrowPayment(dealId: number) {
   const keys = useIdempotencyKeys();
-  const [result, showResult] = useTimedMessage<EscrowResult>(messageDurationMs);
+  const [result, showResult] = useTimedMessage<EscrowResult>(messageDurationMs, {
+    stays: (message) => !!message.needsDeposit,
+  });
   const act = useEscrowAction();
 
   /** Runs the call; settles when its answer is in (a confirmation waits on it). */
@@ -54,5 +57,5 @@ export function useEscrowPayment(dealId: number) {
 
   /** The action under way, if any. */
   const running = act.isPending ? act.variables?.action : undefined;
-  return { run, running, busy: act.isPending, result };
+  return { run, running, busy: act.isPending, result, dismiss: () => showResult(null) };
 }

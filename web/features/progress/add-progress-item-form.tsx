@@ -14,7 +14,7 @@ type AddProgressItemFormProps = {
   onFailed: (detail: string | undefined) => void;
 };
 
-/** The dealmaker adds a milestone: a title (required) and a description. */
+/** The dealmaker adds a progress step: a title (required) and a description. */
 export function AddProgressItemForm({ dealId, onDone, onFailed }: AddProgressItemFormProps) {
   const [title, setTitle] = useState('');
   const [description, setDescription] = useState('');

@@ -1,4 +1,4 @@
-/** A deal's milestones, tracked by its dealmaker. */
+/** A deal's progress steps, tracked by its dealmaker. */
 
 // The cache key of a deal's progress, for the realtime layer to reload it.
 export { progressQueryKey } from './progress-api';

@@ -22,7 +22,7 @@ export type ProgressDialogProps = {
 };
 
 /**
- * 'Deal Progress Tracking' (spec §2 Progress modal): the deal's milestones as 'Step N'. The dealmaker
+ * 'Deal Progress Tracking' (spec §2 Progress modal): the deal's progress steps as 'Step N'. The dealmaker
  * adds items and moves them along (`can.addProgress`); the dealers read.
  */
 export function ProgressDialog({ deal, open, onOpenChange }: ProgressDialogProps) {
@@ -52,8 +52,8 @@ export function ProgressDialog({ deal, open, onOpenChange }: ProgressDialogProps
       title="Deal Progress Tracking"
       description={
         canManage
-          ? `Track the milestones of "${deal.title}" and move them along as the work advances.`
-          : `The milestones of "${deal.title}", as the dealmaker tracks them.`
+          ? `Track the progress steps of "${deal.title}" and move them along as the work advances.`
+          : `The progress steps of "${deal.title}", as the dealmaker tracks them.`
       }
       notice={banner}
       actions={

@@ -19,7 +19,7 @@ type ProgressItemCardProps = {
   onChange: (to: ProgressStatus) => void;
 };
 
-/** One milestone as 'Step N': title, status, description, dates, and the dealmaker's buttons. */
+/** One progress step as 'Step N': title, status, description, dates, and the dealmaker's buttons. */
 export function ProgressItemCard({ item, actions, busy, onChange }: ProgressItemCardProps) {
   const completer = item.completedByUser?.full_name || item.completedByUsername;
   return (

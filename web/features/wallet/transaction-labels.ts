@@ -10,11 +10,13 @@ export const transactionTypeLabels: Record<WalletTransactionType, string> = {
   payment_received: 'Payment received',
 };
 
-type DealPeople = Pick<Deal, 'title' | 'dealer_creator' | 'dealer_joined' | 'dealmaker' | 'is_completed'>;
+type DealPeople = Pick<Deal, 'title' | 'dealer_creator' | 'dealer_joined' | 'dealmaker' | 'is_completed'> &
+  Partial<Pick<Deal, 'settled'>>;
 
 /**
  * The other side of a movement, for its receipt: where the money came from or went to. `deal` is the
- * movement's deal once loaded (undefined while loading or when it cannot be read).
+ * movement's deal once loaded (undefined while loading or when it cannot be read). A deal a dispute's
+ * settlement completed (`settled`) had its escrow split, not released whole to its dealmaker.
  */
 export function counterpartOf(
   transaction: Pick<WalletTransaction, 'type' | 'dealId'>,
@@ -27,6 +29,7 @@ export function counterpartOf(
     case 'withdraw':
       return 'To outside Dealmaker (a withdrawal)';
     case 'escrow_lock':
+      if (deal?.settled) return `To ${escrow}, split by a dispute's settlement when the deal was completed`;
       if (!deal?.dealmaker) return `To ${escrow}`;
       return deal.is_completed
         ? `To ${escrow}, released to @${deal.dealmaker} when the deal was completed`
@@ -34,6 +37,7 @@ export function counterpartOf(
     case 'escrow_refund':
       return `From ${escrow}, your half taken back`;
     case 'payment_received': {
+      if (deal?.settled) return `From ${escrow}, the dealmaker's share of a dispute's settlement`;
       const payers = deal ? [deal.dealer_creator, deal.dealer_joined].filter(Boolean) : [];
       return payers.length > 0
         ? `From ${escrow}, paid in by ${payers.map((name) => `@${name}`).join(' and ')}`
