@@ -2,6 +2,7 @@ import type { Bid, DealmakerRequest, JoinRequest, PublicDeal } from './deals';
 import type { Dispute } from './disputes';
 import type { Escrow } from './escrow';
 import type { Message, MessagesReadEvent, TypingUser } from './messages';
+import type { Milestone, MilestonePlan } from './milestones';
 import type { NotificationEvent } from './notifications';
 import type { ProgressItem } from './progress';
 
@@ -33,6 +34,17 @@ export type BidSelectionChange = {
   finalPrice?: number;
 };
 
+/** What happened to a milestone or a milestone plan ('milestone-updated'). */
+export type MilestoneUpdateType =
+  | 'updated'
+  | 'submitted'
+  | 'approved'
+  | 'released'
+  | 'plan-proposed'
+  | 'plan-accepted'
+  | 'plan-agreed'
+  | 'plan-withdrawn';
+
 /** A dealmaker request accepted: the receiver is the deal's dealmaker now. */
 export type AcceptedRequestChange = { id: number; dealmaker: string };
 
@@ -48,6 +60,11 @@ export type ServerEvents = {
   'dealmaker-request-updated': DealEvent<DealmakerRequest | { id: number } | AcceptedRequestChange>;
   /** A half paid or refunded, the escrow locked or released: to the deal's participants. */
   'escrow-updated': DealEvent<Escrow>;
+  /**
+   * A milestone paid, funded, submitted, approved or released (its public fields: `can` empty, each
+   * viewer asks for theirs), or a plan proposed, accepted, agreed or withdrawn: to the deal's room.
+   */
+  'milestone-updated': { dealId: number; data: Milestone | MilestonePlan; updateType: MilestoneUpdateType };
   /** A request to join an 'approval' deal asked, accepted or declined: to its creator and its requester. */
   'join-request-updated': DealEvent<JoinRequest | { id: number }>;
   /** A stored notification and the user's new unread count: to the user's own room. */

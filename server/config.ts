@@ -87,6 +87,11 @@ const environmentSchema = z.object({
     .positive()
     .max(24 * 365)
     .default(72),
+  MILESTONE_AUTO_RELEASE_HOURS: z.coerce
+    .number()
+    .positive()
+    .max(24 * 365)
+    .default(336),
   DISPUTE_ESCALATION_HOURS: z.coerce
     .number()
     .positive()
@@ -129,6 +134,8 @@ export type Config = {
   logLevel: z.infer<typeof environmentSchema>['LOG_LEVEL'];
   /** How long one paid half waits for the other before it is refunded by itself. */
   escrowHalfTimeoutMs: number;
+  /** How long a submitted milestone waits for the dealers' approval before it is released by itself. */
+  milestoneAutoReleaseMs: number;
   /** How long an open dispute waits for a settlement before it goes to the operators by itself. */
   disputeEscalationMs: number;
   /** Prometheus metrics' port (`/metrics`); undefined: no metrics server. */
@@ -198,6 +205,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: e.MAIL_FROM,
     logLevel: e.LOG_LEVEL,
     escrowHalfTimeoutMs: Math.round(e.ESCROW_HALF_TIMEOUT_HOURS * 3_600_000),
+    milestoneAutoReleaseMs: Math.round(e.MILESTONE_AUTO_RELEASE_HOURS * 3_600_000),
     disputeEscalationMs: Math.round(e.DISPUTE_ESCALATION_HOURS * 3_600_000),
     metricsPort: e.METRICS_PORT,
     metricsHost: e.METRICS_HOST,

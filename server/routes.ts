@@ -8,6 +8,7 @@ import { joinRequestsRoutes } from './features/deals/join-requests.routes';
 import { disputesRoutes } from './features/disputes/disputes.routes';
 import { completionRoutes } from './features/escrow/completion.routes';
 import { escrowRoutes } from './features/escrow/escrow.routes';
+import { milestonesRoutes } from './features/escrow/milestones.routes';
 import { healthRoutes } from './features/health/health.routes';
 import { messagesRoutes } from './features/messages/messages.routes';
 import { notificationsRoutes } from './features/notifications/notifications.routes';
@@ -31,6 +32,7 @@ export const registerRoutes: FastifyPluginAsync = async (app) => {
   await app.register(bidsRoutes);
   await app.register(dealmakerRequestsRoutes);
   await app.register(joinRequestsRoutes);
+  await app.register(milestonesRoutes);
   await app.register(messagesRoutes);
   await app.register(progressRoutes);
   await app.register(reviewsRoutes);

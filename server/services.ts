@@ -17,6 +17,7 @@ import { DisputesService } from './features/disputes/disputes.service';
 import { SettlementService } from './features/disputes/settlement.service';
 import { CompletionService } from './features/escrow/completion.service';
 import { EscrowService } from './features/escrow/escrow.service';
+import { MilestonesService } from './features/escrow/milestones.service';
 import { MessagesService } from './features/messages/messages.service';
 import { NotificationsService } from './features/notifications/notifications.service';
 import { OperatorService } from './features/operator/operator.service';
@@ -136,7 +137,16 @@ export async function createServices(deps: ServiceDeps) {
   });
   const progress = new ProgressService({ db, transact, deals: dealAccess, timeline, events });
   const reviews = new ReviewsService({ db, transact, deals: dealAccess, users, timeline });
+  const milestones = new MilestonesService({
+    db,
+    transact,
+    deals: dealAccess,
+    escrow,
+    timeline,
+    deadlines: { jobs, autoReleaseMs: config.milestoneAutoReleaseMs },
+  });
   const disputes = new DisputesService({
+    milestones,
     db,
     transact,
     deals: dealAccess,
@@ -166,6 +176,7 @@ export async function createServices(deps: ServiceDeps) {
   });
 
   await jobs.work('escrow-half-expiry', ({ dealId }) => escrow.expireLoneHalf(dealId));
+  await jobs.work('milestone-auto-release', ({ milestoneId }) => milestones.releaseWhenDue(milestoneId));
   await jobs.work('dispute-escalation', ({ disputeId }) => disputes.escalateWhenDue(disputeId));
   await disputes.scheduleMissingDeadlines();
   const ledgerChecks = checkLedgerEvery(
@@ -207,6 +218,7 @@ export async function createServices(deps: ServiceDeps) {
     timeline,
     wallet,
     escrow,
+    milestones,
     completion,
     deals,
     bids,

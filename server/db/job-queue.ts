@@ -6,11 +6,13 @@ export type ExecuteSql = (text: string, values?: unknown[]) => Promise<{ rows: u
 export type JobData = {
   /** Refund a half that has waited alone for the other too long (EscrowService). */
   'escrow-half-expiry': { dealId: number };
+  /** Release a submitted milestone nobody approved or disputed in time (MilestonesService). */
+  'milestone-auto-release': { milestoneId: number };
   /** Send a dispute nothing has settled in time to the operators (DisputesService). */
   'dispute-escalation': { disputeId: number };
 };
 export type JobName = keyof JobData;
-export const jobNames: JobName[] = ['escrow-half-expiry', 'dispute-escalation'];
+export const jobNames: JobName[] = ['escrow-half-expiry', 'milestone-auto-release', 'dispute-escalation'];
 
 /**
  * Installs pg-boss's schema, or brings it up to pg-boss's version, and creates the queues that do not

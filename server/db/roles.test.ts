@@ -182,7 +182,11 @@ describe('making the restricted role', () => {
         );
         expect(kept).toHaveLength(1);
         const { rows: queues } = await first!.executeSql('select name from pgboss.queue order by name');
-        expect(queues).toEqual([{ name: 'dispute-escalation' }, { name: 'escrow-half-expiry' }]);
+        expect(queues).toEqual([
+          { name: 'dispute-escalation' },
+          { name: 'escrow-half-expiry' },
+          { name: 'milestone-auto-release' },
+        ]);
         // A later start finds the role and keeps its password: the running instances' pools still sign in.
         const again = await openDatabase({ kind: 'postgres', url: scratch.urlAs(), poolSize: 1 });
         await again.close();

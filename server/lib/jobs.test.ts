@@ -19,7 +19,11 @@ describe('the job queue', () => {
     );
     try {
       const { rows } = await database.executeSql('SELECT name FROM pgboss.queue ORDER BY name');
-      expect(rows).toEqual([{ name: 'dispute-escalation' }, { name: 'escrow-half-expiry' }]);
+      expect(rows).toEqual([
+        { name: 'dispute-escalation' },
+        { name: 'escrow-half-expiry' },
+        { name: 'milestone-auto-release' },
+      ]);
     } finally {
       await Promise.all(instances.map((jobs) => jobs.stop()));
     }

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { type CreateDealRequest, type Deal, type DealCan, nothingAllowed } from '../../contract/deals';
-import { deals, escrows } from '../db/schema';
+import { deals, escrows, milestones } from '../db/schema';
 import { type SignedUpUser, signUp, type TestServer } from './harness';
 
 /** An ISO 8601 timestamp as the API writes them. */
@@ -142,11 +142,14 @@ export async function markCompletedInDb(server: TestServer, dealId: number) {
 
 /** Records the creator's escrow half as paid directly in the database: the deal becomes protected. */
 export async function payCreatorHalfInDb(server: TestServer, dealId: number, amountCents = 100_000) {
-  await server.db.insert(escrows).values({
-    dealId,
+  const split = {
     amountCents,
     creatorShareCents: Math.ceil(amountCents / 2),
     counterpartShareCents: Math.floor(amountCents / 2),
-    creatorPaid: true,
-  });
+  };
+  await server.db.insert(escrows).values({ dealId, ...split, creatorPaid: true });
+  // Its one milestone, as an escrow opened by the product has.
+  await server.db
+    .insert(milestones)
+    .values({ dealId, position: 1, title: 'Whole deal', ...split, creatorPaid: true });
 }

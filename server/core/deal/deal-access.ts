@@ -52,6 +52,8 @@ export class DealAccess {
       escrowCreatorPaid: escrow?.creatorPaid ?? null,
       escrowCounterpartPaid: escrow?.counterpartPaid ?? null,
       escrowStatus: escrow?.status ?? null,
+      escrowHeldCents: escrow?.heldCents ?? null,
+      escrowReleasedCents: escrow?.releasedCents ?? null,
       myBidId: null,
       myBidPriceCents: null,
     });
@@ -139,8 +141,11 @@ export class DealAccess {
     });
   }
 
-  /** A settlement completes the deal (its escrow was paid out as the settlement says). */
-  async recordSettled(tx: Tx, id: number) {
+  /**
+   * The deal completes without the dealers' marks: a settlement paid its escrow out, or its last
+   * milestone was released.
+   */
+  async recordCompleted(tx: Tx, id: number) {
     await dealRepository.update(tx, id, { isCompleted: true, completionDate: new Date() });
   }
 

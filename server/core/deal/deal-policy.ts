@@ -1,5 +1,6 @@
 import type { DealCan } from '../../../contract/deals';
-import type { DealRow, EscrowRow } from '../../db/schema';
+import type { MilestoneCan } from '../../../contract/milestones';
+import type { DealRow, EscrowRow, MilestoneRow } from '../../db/schema';
 import { type AppError, conflict, forbidden } from '../../lib/errors';
 import { type DealerSide, type DealRole, dealerSideOf, isDealer, isParticipant, roleOf } from './deal-roles';
 
@@ -27,9 +28,12 @@ export function enforce(refusal: Refusal | null): void {
 }
 
 /** What the rules need of a deal's escrow: its halves and its state (an EscrowRow, or the deal view's columns). */
-export type EscrowState = Pick<EscrowRow, 'creatorPaid' | 'counterpartPaid' | 'status'>;
+export type EscrowState = Pick<
+  EscrowRow,
+  'creatorPaid' | 'counterpartPaid' | 'status' | 'heldCents' | 'releasedCents'
+>;
 
-const paidBy = (escrow: EscrowState, side: DealerSide) =>
+const paidBy = (escrow: Pick<EscrowState, 'creatorPaid' | 'counterpartPaid'>, side: DealerSide) =>
   side === 'creator' ? escrow.creatorPaid : escrow.counterpartPaid;
 
 const dealersOnly = (action: string) => refusal403(`Only the dealers of this deal can ${action}.`);
@@ -127,9 +131,13 @@ export function requireNoDealmaker(deal: DealRow) {
   enforce(refusalOfDealmaker(deal));
 }
 
-/** Whether an escrow half is paid: the deal is then protected (no delete, no leave, no dealmaker change). */
+/**
+ * Whether any money was paid into the escrow (a half, or a milestone's share, now or before): the deal is
+ * then protected (no delete, no leave, no counterpart removed, no milestone plan changed).
+ */
 export const isProtected = (escrow: EscrowState | null | undefined) =>
-  !!escrow && (escrow.creatorPaid || escrow.counterpartPaid);
+  !!escrow &&
+  (escrow.creatorPaid || escrow.counterpartPaid || escrow.heldCents > 0 || escrow.releasedCents > 0);
 
 // ── Who may do what ────────────────────────────────────────────────────────
 
@@ -462,7 +470,8 @@ export function requireMaySettle(
 function refusalOfSettling(escrow: EscrowState | undefined, dispute: { status: string }): Refusal | null {
   if (dispute.status !== 'open') return refusals.disputeNotOpen;
   if (escrow?.status === 'settled') return refusals.escrowSettled;
-  if (escrow?.status !== 'locked') return refusals.settleUnlocked;
+  // A milestone's money held (with one milestone: the escrow locked).
+  if (!escrow || escrow.heldCents === 0) return refusals.settleUnlocked;
   return null;
 }
 
@@ -496,6 +505,195 @@ export function requireMayEscalate(
   requireDealerSide(deal, userId, refusals.dealersOnly.escalate);
   if (dispute.status !== 'open') throw errorOf(refusals.disputeNotOpen);
   if (dispute.escalatedAt) throw errorOf(refusals.alreadyEscalated);
+}
+
+// ── Milestones (staged escrow) ─────────────────────────────────────────────
+
+/** What the milestone rules need of a milestone. */
+export type MilestoneState = Pick<
+  MilestoneRow,
+  | 'id'
+  | 'position'
+  | 'title'
+  | 'status'
+  | 'creatorPaid'
+  | 'counterpartPaid'
+  | 'creatorApproved'
+  | 'counterpartApproved'
+>;
+
+const milestoneRefusals = {
+  planWithoutDealmaker: refusal409('A milestone plan is agreed once the deal has its dealmaker.'),
+  planWithoutCounterpart: refusal409(
+    'Both dealers must be on the deal before a milestone plan can be agreed.',
+  ),
+  planAfterPayment: refusal409('Money has been paid into escrow: the milestone plan can no longer change.'),
+  alreadyFunded: refusal409('Both shares of this milestone are paid already.'),
+  shareAlreadyPaid: refusal409('You have already paid your share of this milestone.'),
+  refundFunded: refusal409('Both shares of this milestone are paid: it can no longer be refunded.'),
+  nothingToRefund: refusal409(
+    'You have not paid your share of this milestone, so there is nothing to refund.',
+  ),
+  submitNotDealmaker: refusal403('Only the dealmaker of this deal can submit a milestone for approval.'),
+  submitUnfunded: refusal409(
+    'Only a funded milestone can be submitted for approval: both shares must be paid first.',
+  ),
+  alreadySubmitted: refusal409('This milestone is already submitted for approval.'),
+  approveNotDealer: refusal403('Only the dealers of this deal can approve a milestone.'),
+  approveNotSubmitted: refusal409('Only a milestone the dealmaker has submitted can be approved.'),
+  alreadyApproved: refusal409('You have already approved this milestone.'),
+  approveDisputed: refusal409('Resolve the open dispute before approving a milestone.'),
+};
+
+/** A milestone that is over: its money was paid out or given back. */
+const refusalOfClosedMilestone = (milestone: MilestoneState): Refusal | null =>
+  milestone.status === 'released'
+    ? refusal409('This milestone was released to the dealmaker.')
+    : milestone.status === 'settled' || milestone.status === 'refunded'
+      ? refusal409('This milestone was settled when the deal was.')
+      : null;
+
+/** Proposing or accepting a plan: a participant, once the deal has its three people, before any money. */
+export function refusalOfPlanChange(
+  deal: DealRow,
+  userId: number,
+  escrow: EscrowState | null | undefined,
+): Refusal | null {
+  if (!isParticipant(deal, userId)) return refusals.notParticipant;
+  if (deal.isCompleted) return refusals.completed;
+  if (deal.dealmakerId === null) return milestoneRefusals.planWithoutDealmaker;
+  if (deal.counterpartId === null) return milestoneRefusals.planWithoutCounterpart;
+  if (isProtected(escrow)) return milestoneRefusals.planAfterPayment;
+  return null;
+}
+
+export function requireMayChangePlan(deal: DealRow, userId: number, escrow: EscrowState | null | undefined) {
+  enforce(refusalOfPlanChange(deal, userId, escrow));
+}
+
+/**
+ * A dealer pays their share of a milestone: the escrow's rules (both dealers, a dealmaker, not
+ * completed), the milestone open with their share unpaid, and every earlier milestone funded
+ * (milestones are funded in order: a later one early, never one skipped).
+ */
+export function refusalOfPayMilestone(
+  deal: DealRow,
+  userId: number,
+  milestones: readonly MilestoneState[],
+  milestone: MilestoneState,
+): Refusal | null {
+  const side = dealerSideOf(deal, userId);
+  if (!side) return refusals.dealersOnly.payEscrow;
+  if (deal.isCompleted) return refusals.completed;
+  if (deal.dealmakerId === null) return refusals.escrowNotOpen;
+  if (deal.counterpartId === null) return refusals.escrowWithoutCounterpart;
+  const closed = refusalOfClosedMilestone(milestone);
+  if (closed) return closed;
+  if (milestone.status !== 'open') return milestoneRefusals.alreadyFunded;
+  if (paidBy(milestone, side)) return milestoneRefusals.shareAlreadyPaid;
+  const unfunded = milestones.find(
+    (earlier) => earlier.position < milestone.position && earlier.status === 'open',
+  );
+  if (unfunded) return refusal409(`Milestone ${unfunded.position} "${unfunded.title}" must be funded first.`);
+  return null;
+}
+
+export function requireMayPayMilestone(
+  deal: DealRow,
+  userId: number,
+  milestones: readonly MilestoneState[],
+  milestone: MilestoneState,
+): DealerSide {
+  enforce(refusalOfPayMilestone(deal, userId, milestones, milestone));
+  return dealerSideOf(deal, userId)!;
+}
+
+/** A dealer takes their share of a milestone back while the other share is unpaid. */
+export function refusalOfRefundMilestone(
+  deal: DealRow,
+  userId: number,
+  milestone: MilestoneState,
+): Refusal | null {
+  const side = dealerSideOf(deal, userId);
+  if (!side) return refusals.dealersOnly.refundEscrow;
+  const closed = refusalOfClosedMilestone(milestone);
+  if (closed) return closed;
+  if (milestone.status !== 'open') return milestoneRefusals.refundFunded;
+  if (!paidBy(milestone, side)) return milestoneRefusals.nothingToRefund;
+  return null;
+}
+
+export function requireMayRefundMilestone(
+  deal: DealRow,
+  userId: number,
+  milestone: MilestoneState,
+): DealerSide {
+  enforce(refusalOfRefundMilestone(deal, userId, milestone));
+  return dealerSideOf(deal, userId)!;
+}
+
+/** The dealmaker says a funded milestone is delivered. */
+export function refusalOfSubmitMilestone(
+  deal: DealRow,
+  userId: number,
+  milestone: MilestoneState,
+): Refusal | null {
+  if (deal.dealmakerId !== userId) return milestoneRefusals.submitNotDealmaker;
+  if (deal.isCompleted) return refusals.completed;
+  const closed = refusalOfClosedMilestone(milestone);
+  if (closed) return closed;
+  if (milestone.status === 'submitted') return milestoneRefusals.alreadySubmitted;
+  if (milestone.status !== 'funded') return milestoneRefusals.submitUnfunded;
+  return null;
+}
+
+export function requireMaySubmitMilestone(deal: DealRow, userId: number, milestone: MilestoneState) {
+  enforce(refusalOfSubmitMilestone(deal, userId, milestone));
+}
+
+/** Each dealer approves a submitted milestone once, while no dispute is open. */
+export function refusalOfApproveMilestone(
+  deal: DealRow,
+  userId: number,
+  milestone: MilestoneState,
+  hasOpenDispute: boolean,
+): Refusal | null {
+  const side = dealerSideOf(deal, userId);
+  if (!side) return milestoneRefusals.approveNotDealer;
+  const closed = refusalOfClosedMilestone(milestone);
+  if (closed) return closed;
+  if (milestone.status !== 'submitted') return milestoneRefusals.approveNotSubmitted;
+  if (side === 'creator' ? milestone.creatorApproved : milestone.counterpartApproved) {
+    return milestoneRefusals.alreadyApproved;
+  }
+  if (hasOpenDispute) return milestoneRefusals.approveDisputed;
+  return null;
+}
+
+export function requireMayApproveMilestone(
+  deal: DealRow,
+  userId: number,
+  milestone: MilestoneState,
+  hasOpenDispute: boolean,
+): DealerSide {
+  enforce(refusalOfApproveMilestone(deal, userId, milestone, hasOpenDispute));
+  return dealerSideOf(deal, userId)!;
+}
+
+/** What the viewer may do with each milestone now (contract/milestones.ts `MilestoneCan`). */
+export function milestoneCanOf(
+  deal: DealRow,
+  viewerId: number,
+  milestones: readonly MilestoneState[],
+  milestone: MilestoneState,
+  hasOpenDispute: boolean,
+): MilestoneCan {
+  const can: { -readonly [Action in keyof MilestoneCan]: MilestoneCan[Action] } = {};
+  if (refusalOfPayMilestone(deal, viewerId, milestones, milestone) === null) can.pay = true;
+  if (refusalOfRefundMilestone(deal, viewerId, milestone) === null) can.refund = true;
+  if (refusalOfSubmitMilestone(deal, viewerId, milestone) === null) can.submit = true;
+  if (refusalOfApproveMilestone(deal, viewerId, milestone, hasOpenDispute) === null) can.approve = true;
+  return can;
 }
 
 // ── What a viewer may do now ───────────────────────────────────────────────

@@ -12,6 +12,8 @@ function escrowOf(view: DealView): EscrowState | null {
         creatorPaid: view.escrowCreatorPaid === true,
         counterpartPaid: view.escrowCounterpartPaid === true,
         status: view.escrowStatus,
+        heldCents: Number(view.escrowHeldCents ?? 0),
+        releasedCents: Number(view.escrowReleasedCents ?? 0),
       };
 }
 

@@ -31,6 +31,8 @@ function selectDealViews(db: DbOrTx, viewerId: number | SQL.Aliased | ReturnType
       escrowCreatorPaid: escrows.creatorPaid,
       escrowCounterpartPaid: escrows.counterpartPaid,
       escrowStatus: escrows.status,
+      escrowHeldCents: escrows.heldCents,
+      escrowReleasedCents: escrows.releasedCents,
       myBidId: bids.id,
       myBidPriceCents: bids.priceCents,
     })

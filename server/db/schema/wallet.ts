@@ -12,6 +12,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { cents, createdAt, updatedAt } from './columns';
 import { deals } from './deals';
+import { milestones } from './escrow';
 import { users } from './users';
 
 /** A user's spendable money; the row is locked (FOR UPDATE) by every movement. */
@@ -39,6 +40,8 @@ export const ledgerTransfers = pgTable(
     toAccount: text('to_account').notNull(),
     amountCents: cents('amount_cents').notNull(),
     dealId: integer('deal_id').references(() => deals.id, { onDelete: 'set null' }),
+    /** The milestone an escrow payment, refund or release was for (none for a settlement's split). */
+    milestoneId: integer('milestone_id').references(() => milestones.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
   },
   (t) => [

@@ -12,6 +12,7 @@ import type { AfterCommit, Transact } from '../../db/transaction';
 import { conflict, notFound } from '../../lib/errors';
 import type { EventPublisher } from '../../lib/events';
 import type { Jobs } from '../../lib/jobs';
+import type { MilestonesService } from '../escrow/milestones.service';
 import type { TimelineService } from '../timeline/timeline.service';
 import { presentDispute } from './disputes.presenter';
 import { disputesRepository } from './disputes.repository';
@@ -32,6 +33,8 @@ export class DisputesService {
       db: Db;
       transact: Transact;
       deals: DealAccess;
+      /** A dispute stops the release timers of the deal's submitted milestones until it is resolved. */
+      milestones: Pick<MilestonesService, 'pauseTimers' | 'resumeTimers'>;
       timeline: TimelineService;
       events: EventPublisher;
       deadlines: { jobs: Jobs; escalationMs: number };
@@ -51,6 +54,7 @@ export class DisputesService {
         escalatesAt,
       });
       await this.deps.deadlines.jobs.schedule(tx, 'dispute-escalation', { disputeId: row.id }, escalatesAt);
+      await this.deps.milestones.pauseTimers(tx, afterCommit, deal);
       const dispute = await this.present(tx, row.id);
       await this.deps.timeline.record(tx, afterCommit, {
         dealId: deal.id,
@@ -90,6 +94,9 @@ export class DisputesService {
       await disputesRepository.resolve(tx, disputeId, { resolution, resolvedById: userId });
       // A resolved dispute can no longer be settled: its open proposal ends with it.
       await settlementRepository.closeOpen(tx, disputeId, 'superseded');
+      if (!(await this.deps.deals.hasOpenDispute(deal.id, tx))) {
+        await this.deps.milestones.resumeTimers(tx, afterCommit, deal);
+      }
       const dispute = await this.present(tx, disputeId);
       await this.deps.timeline.record(tx, afterCommit, {
         dealId: deal.id,

@@ -224,7 +224,7 @@ export class SettlementService {
     how: { actorId: number; proposalId: number | null; operatorId: number | null; resolution: string },
   ) {
     const settledEscrow = await this.deps.escrow.settle(tx, deal, escrow!, split);
-    await this.deps.deals.recordSettled(tx, deal.id);
+    await this.deps.deals.recordCompleted(tx, deal.id);
     await settlementRepository.insertSettlement(tx, {
       dealId: deal.id,
       disputeId: dispute.id,
@@ -294,12 +294,16 @@ export class SettlementService {
     return proposal;
   }
 
+  /** The split of the escrow's held money (its funded milestones not released; with one milestone, all of it). */
   private splitOf(escrow: EscrowRow, toDealmakerCents: number): Split {
-    if (toDealmakerCents > escrow.amountCents) {
-      const message = `toDealmaker can be at most ${money(escrow.amountCents)}, the whole escrow.`;
+    if (toDealmakerCents > escrow.heldCents) {
+      const message = `toDealmaker can be at most ${money(escrow.heldCents)}, the whole escrow.`;
       throw badRequest(message, { toDealmaker: [message] });
     }
-    return splitSettlement(escrow, toDealmakerCents);
+    return splitSettlement(
+      { amountCents: escrow.heldCents, creatorShareCents: escrow.heldCreatorShareCents },
+      toDealmakerCents,
+    );
   }
 
   /** "$600.00 to the dealmaker (mia), $200.00 back to alice, $200.00 back to bob". */

@@ -48,10 +48,10 @@ export class CompletionService {
       const completes = side === 'creator' ? before.completedByCounterpart : before.completedByCreator;
       await this.deps.deals.recordFinished(tx, dealId, side, completes);
       const deal = await present();
-      const releasedCents = completes ? escrow!.amountCents : null;
+      const releasedCents = completes ? escrow!.heldCents : null;
       await this.record(tx, afterCommit, { deal, before, side, userId, releasedCents });
       // The payout last: the dealmaker's wallet row is locked from here to the commit.
-      const released = completes ? await this.deps.escrow.release(tx, before, escrow!) : null;
+      const released = completes ? (await this.deps.escrow.releaseAll(tx, before, escrow!)).escrow : null;
       afterCommit(() => {
         this.deps.deals.announce(deal, 'updated');
         if (released) this.deps.escrow.publish(before, released);

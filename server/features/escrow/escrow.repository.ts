@@ -7,7 +7,7 @@ const byDealId = eq(escrows.dealId, sql.placeholder('dealId'));
 const lockEscrow = prepared((db) =>
   db.select().from(escrows).where(byDealId).for('update').prepare('escrow_lock'),
 );
-const setHalves = prepared((db) =>
+const setSum = prepared((db) =>
   db
     .update(escrows)
     .set({
@@ -15,11 +15,14 @@ const setHalves = prepared((db) =>
       counterpartPaid: sql`${sql.placeholder('counterpartPaid')}`,
       status: sql`${sql.placeholder('status')}`,
       loneHalfExpiresAt: sql`${sql.placeholder('loneHalfExpiresAt')}`,
+      heldCents: sql`${sql.placeholder('heldCents')}`,
+      heldCreatorShareCents: sql`${sql.placeholder('heldCreatorShareCents')}`,
+      releasedCents: sql`${sql.placeholder('releasedCents')}`,
       updatedAt: sql`now()`,
     })
     .where(byDealId)
     .returning()
-    .prepare('escrow_set_halves'),
+    .prepare('escrow_set_sum'),
 );
 
 export const escrowRepository = {
@@ -33,13 +36,22 @@ export const escrowRepository = {
     return row;
   },
 
-  /** A half paid or taken back (prepared: the hot write of escrow payments). */
-  async setHalves(
+  /** The escrow as the sum of its milestones (escrow-sum.ts). */
+  async setSum(
     db: DbOrTx,
     dealId: number,
-    halves: Pick<EscrowRow, 'creatorPaid' | 'counterpartPaid' | 'status' | 'loneHalfExpiresAt'>,
+    sum: Pick<
+      EscrowRow,
+      | 'creatorPaid'
+      | 'counterpartPaid'
+      | 'status'
+      | 'loneHalfExpiresAt'
+      | 'heldCents'
+      | 'heldCreatorShareCents'
+      | 'releasedCents'
+    >,
   ) {
-    const [row] = await setHalves(db).execute({ dealId, ...halves });
+    const [row] = await setSum(db).execute({ dealId, ...sum });
     return row!;
   },
 

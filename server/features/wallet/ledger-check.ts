@@ -103,7 +103,7 @@ const invariants: Array<{ name: string; description: string; query: SQL }> = [
   {
     name: 'escrow holds the wrong amount',
     description:
-      'An escrow holds exactly its paid halves until it is paid out (completed or settled), then nothing; an escrow that is gone held nothing.',
+      'An escrow holds exactly its funded milestones not released yet and the paid shares of the one being funded, until it is paid out (completed or settled), then nothing; an escrow that is gone held nothing.',
     query: sql`
       with held as (
         select substring(account from 8)::int as deal_id, sum(amount) as held
@@ -111,12 +111,17 @@ const invariants: Array<{ name: string; description: string; query: SQL }> = [
          where account like 'escrow:%'
          group by account
       ), expected as (
-        select deal_id, status,
-               case when status in ('completed', 'settled') then 0
-                    else (case when creator_paid then creator_share_cents else 0 end)
-                       + (case when counterpart_paid then counterpart_share_cents else 0 end)
+        select e.deal_id, e.status,
+               case when e.status in ('completed', 'settled') then 0
+                    else e.held_cents
+                       + (case when e.creator_paid and e.status = 'pending' then coalesce(m.creator_share_cents, 0) else 0 end)
+                       + (case when e.counterpart_paid and e.status = 'pending' then coalesce(m.counterpart_share_cents, 0) else 0 end)
                end as expected
-          from escrows
+          from escrows e
+          left join lateral (
+            select creator_share_cents, counterpart_share_cents from milestones
+             where deal_id = e.deal_id and status = 'open' order by position limit 1
+          ) m on true
       )
       select coalesce(e.deal_id, h.deal_id) as deal_id, e.status,
              coalesce(h.held, 0)::text as held, coalesce(e.expected, 0)::text as expected
@@ -125,63 +130,119 @@ const invariants: Array<{ name: string; description: string; query: SQL }> = [
        where coalesce(h.held, 0) <> coalesce(e.expected, 0)`,
   },
   {
+    name: 'milestones disagree with their escrow or the ledger',
+    description:
+      "A deal's milestones add up to its escrow (amounts to the budget, creator shares to the creator's half), the escrow row is their sum (held, released, and the halves of the one being funded), and the ledger holds for each milestone what it should: its amount while funded, its paid shares while open, nothing once released or refunded (a settled milestone's money left with the settlement's split, which is the deal's, so it keeps its amount here).",
+    query: sql`
+      with per_milestone as (
+        select m.deal_id, m.id, m.status,
+               coalesce(sum(case when t.kind = 'escrow_lock' then t.amount_cents else -t.amount_cents end), 0) as ledger,
+               case when m.status in ('funded', 'submitted', 'settled') then m.amount_cents
+                    when m.status = 'open' then
+                      (case when m.creator_paid then m.creator_share_cents else 0 end)
+                    + (case when m.counterpart_paid then m.counterpart_share_cents else 0 end)
+                    else 0 end as expected
+          from milestones m
+          left join ledger_transfers t on t.milestone_id = m.id
+         group by m.deal_id, m.id, m.status, m.amount_cents, m.creator_paid, m.counterpart_paid,
+                  m.creator_share_cents, m.counterpart_share_cents
+      )
+      select deal_id, id::text as milestone_id, status, ledger::text as held, expected::text as expected
+        from per_milestone where ledger <> expected
+      union all
+      select e.deal_id, null, e.status, coalesce(sum(m.amount_cents), 0)::text, e.amount_cents::text
+        from escrows e
+        left join milestones m on m.deal_id = e.deal_id
+        left join lateral (
+          select creator_paid, counterpart_paid from milestones
+           where deal_id = e.deal_id and status = 'open' order by position limit 1
+        ) c on true
+       group by e.deal_id, e.status, e.amount_cents, e.creator_share_cents, e.held_cents, e.released_cents,
+                e.creator_paid, e.counterpart_paid, c.creator_paid, c.counterpart_paid
+      having coalesce(sum(m.amount_cents), 0) <> e.amount_cents
+          or coalesce(sum(m.creator_share_cents), 0) <> e.creator_share_cents
+          or (e.status <> 'settled' and e.held_cents <>
+                coalesce(sum(m.amount_cents) filter (where m.status in ('funded', 'submitted')), 0))
+          or e.released_cents <> coalesce(sum(m.amount_cents) filter (where m.status = 'released'), 0)
+          or e.creator_paid <> coalesce(c.creator_paid, true)
+          or e.counterpart_paid <> coalesce(c.counterpart_paid, true)`,
+  },
+  {
     name: 'half paid twice or refunded unpaid',
     description:
-      'A half is paid at most once: per payer and escrow, payments and refunds alternate, starting with a payment.',
+      "A share of a milestone is paid at most once: per payer and milestone, payments and refunds alternate, starting with a payment (a settlement's split, for no milestone, is checked with the settlement).",
     query: sql`
-      select account, payer, id::text, paid_count::text
+      select milestone_id, payer, id::text, paid_count::text
         from (
-          select id,
-                 case when kind = 'escrow_lock' then to_account else from_account end as account,
+          select id, milestone_id,
                  case when kind = 'escrow_lock' then from_account else to_account end as payer,
                  sum(case when kind = 'escrow_lock' then 1 else -1 end) over (
-                   partition by case when kind = 'escrow_lock' then to_account else from_account end,
-                                case when kind = 'escrow_lock' then from_account else to_account end
+                   partition by milestone_id, case when kind = 'escrow_lock' then from_account else to_account end
                    order by id
                  ) as paid_count
             from ledger_transfers
-           where kind in ('escrow_lock', 'escrow_refund')
+           where kind in ('escrow_lock', 'escrow_refund') and milestone_id is not null
         ) halves
        where paid_count not in (0, 1)`,
   },
   {
     name: 'escrow status disagrees with its halves or its deal',
     description:
-      'Statuses agree: locked, completed and settled need both halves paid; the deal is completed exactly when its escrow was paid out.',
+      'Statuses agree: an open milestone has at most one share paid, a funded, submitted, released or settled one both, a refunded one none; locked, completed and settled escrows show both halves paid; the deal is completed exactly when its escrow was paid out.',
     query: sql`
-      select e.deal_id, e.status, e.creator_paid, e.counterpart_paid, d.is_completed
+      select e.deal_id, e.status, e.creator_paid, e.counterpart_paid, d.is_completed, null as milestone_id
         from escrows e join deals d on d.id = e.deal_id
        where (e.status = 'pending' and (e.creator_paid and e.counterpart_paid))
           or (e.status in ('locked', 'completed', 'settled') and not (e.creator_paid and e.counterpart_paid))
           or ((e.status in ('completed', 'settled')) <> d.is_completed)
-          or e.status not in ('pending', 'locked', 'completed', 'settled')`,
+          or e.status not in ('pending', 'locked', 'completed', 'settled')
+      union all
+      select m.deal_id, m.status, m.creator_paid, m.counterpart_paid, null, m.id
+        from milestones m
+       where (m.status = 'open' and m.creator_paid and m.counterpart_paid)
+          or (m.status in ('funded', 'submitted', 'released', 'settled') and not (m.creator_paid and m.counterpart_paid))
+          or (m.status = 'refunded' and (m.creator_paid or m.counterpart_paid))`,
   },
   {
     name: 'dealmaker not paid exactly once',
     description:
-      "Each completed deal paid its dealmaker exactly once — the whole escrow, or a settlement's share of it (none when that share is 0); no other deal paid anyone.",
+      "Each released milestone paid its dealmaker exactly once, its whole amount, and no other milestone paid anyone; a settled deal paid its dealmaker the settlement's share once (none when it is 0).",
     query: sql`
-      select d.id as deal_id, d.is_completed, count(t.id)::int as releases,
+      select m.deal_id, m.id as milestone_id, m.status, count(t.id)::int as releases,
              string_agg(t.to_account || '=' || t.amount_cents::text, ',') as paid
+        from milestones m
+        join deals d on d.id = m.deal_id
+        left join ledger_transfers t on t.kind = 'escrow_release' and t.milestone_id = m.id
+       group by m.deal_id, m.id, m.status, m.amount_cents, d.dealmaker_id
+      having count(t.id) <> (case when m.status = 'released' then 1 else 0 end)
+          or (count(t.id) > 0 and (min(t.to_account) <> 'wallet:' || d.dealmaker_id or min(t.amount_cents) <> m.amount_cents))
+      union all
+      select d.id, null, coalesce(e.status, 'none'), count(t.id)::int,
+             string_agg(t.to_account || '=' || t.amount_cents::text, ',')
         from deals d
         left join escrows e on e.deal_id = d.id
         left join settlements s on s.deal_id = d.id
-        left join ledger_transfers t on t.kind = 'escrow_release' and t.from_account = 'escrow:' || d.id
-       group by d.id, d.is_completed, d.dealmaker_id, e.amount_cents, s.to_dealmaker_cents
-      having count(t.id) <> (case when d.is_completed and coalesce(s.to_dealmaker_cents, 1) > 0 then 1 else 0 end)
-          or (count(t.id) > 0 and (
-                min(t.to_account) <> 'wallet:' || d.dealmaker_id
-                or min(t.amount_cents) <> coalesce(s.to_dealmaker_cents, e.amount_cents)))`,
+        left join ledger_transfers t on t.kind = 'escrow_release' and t.milestone_id is null
+                                    and t.from_account = 'escrow:' || d.id
+       group by d.id, e.status, d.dealmaker_id, s.deal_id, s.to_dealmaker_cents
+      having count(t.id) <> (case when s.deal_id is not null and s.to_dealmaker_cents > 0 then 1 else 0 end)
+          or (count(t.id) > 0 and (min(t.to_account) <> 'wallet:' || d.dealmaker_id
+                                   or min(t.amount_cents) <> s.to_dealmaker_cents))`,
   },
   {
     name: 'settlement does not add up',
-    description: "A settlement's three parts add up to its escrow, and only a settled escrow has one.",
+    description:
+      "A settlement's three parts add up to the money it split (its deal's settled milestones), and only a settled escrow has one.",
     query: sql`
-      select s.deal_id, e.status, e.amount_cents::text as escrow,
+      select s.deal_id, e.status,
+             (select coalesce(sum(m.amount_cents), 0) from milestones m
+               where m.deal_id = s.deal_id and m.status = 'settled')::text as held,
              (s.to_dealmaker_cents + s.refund_to_creator_cents + s.refund_to_counterpart_cents)::text as parts
         from settlements s left join escrows e on e.deal_id = s.deal_id
        where e.deal_id is null or e.status <> 'settled'
-          or s.to_dealmaker_cents + s.refund_to_creator_cents + s.refund_to_counterpart_cents <> e.amount_cents`,
+          or s.to_dealmaker_cents + s.refund_to_creator_cents + s.refund_to_counterpart_cents <>
+             (select coalesce(sum(m.amount_cents), 0) from milestones m
+               where m.deal_id = s.deal_id and m.status = 'settled')`,
   },
 ];
 

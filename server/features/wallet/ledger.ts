@@ -89,6 +89,8 @@ export async function transfer(
     to: Account;
     amountCents: number;
     dealId?: number | null;
+    /** The milestone an escrow movement is for (none for a settlement's split, which is the deal's). */
+    milestoneId?: number | null;
     /** Shown in the Transaction History. */
     description: string;
     /** Says why a wallet cannot pay (its balance would go below zero), in the caller's words. */
@@ -121,7 +123,14 @@ export async function transfer(
       depositedCents: kind === 'deposit' ? amountCents : 0,
       withdrawnCents: kind === 'withdraw' ? amountCents : 0,
       maxBalanceCents: maxWalletBalanceCents,
-      transfer: { kind, fromAccount: fromName, toAccount: toName, amountCents, dealId: input.dealId ?? null },
+      transfer: {
+        kind,
+        fromAccount: fromName,
+        toAccount: toName,
+        amountCents,
+        dealId: input.dealId ?? null,
+        milestoneId: input.milestoneId ?? null,
+      },
       history: { type: walletTransactionType[kind], description: input.description },
     });
   const moved = await move();

@@ -31,6 +31,7 @@ const moveWallet = defineStatement({
     toAccount: 'text',
     amountCents: 'int8',
     dealId: 'int4?',
+    milestoneId: 'int4?',
     historyType: 'text',
     description: 'text',
     actorId: 'text',
@@ -55,8 +56,8 @@ const moveWallet = defineStatement({
        and exists (select from requester)
     returning *
   ), transfer as (
-    insert into ledger_transfers (kind, from_account, to_account, amount_cents, deal_id)
-    select $kind::text, $fromAccount::text, $toAccount::text, $amountCents::bigint, $dealId::int
+    insert into ledger_transfers (kind, from_account, to_account, amount_cents, deal_id, milestone_id)
+    select $kind::text, $fromAccount::text, $toAccount::text, $amountCents::bigint, $dealId::int, $milestoneId::int
       from moved
     returning id
   ), history as (
@@ -206,6 +207,7 @@ export const walletRepository = {
         toAccount: string;
         amountCents: number;
         dealId: number | null;
+        milestoneId: number | null;
       };
       history: { type: string; description: string };
     },
@@ -223,6 +225,7 @@ export const walletRepository = {
       toAccount: transfer.toAccount,
       amountCents: transfer.amountCents,
       dealId: transfer.dealId,
+      milestoneId: transfer.milestoneId,
       historyType: history.type,
       description: history.description,
       actorId: requester.actorId,

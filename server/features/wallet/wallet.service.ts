@@ -14,7 +14,14 @@ import { presentTransaction, presentWallet, transactionsToCsv } from './wallet.p
 import { walletRepository } from './wallet.repository';
 
 /** One movement between a wallet and a deal's escrow, as the escrow feature asks for it. */
-export type EscrowMovement = { userId: number; dealId: number; amountCents: number; description: string };
+export type EscrowMovement = {
+  userId: number;
+  dealId: number;
+  /** The milestone the money is for; none for a settlement's split of the deal's held money. */
+  milestoneId: number | null;
+  amountCents: number;
+  description: string;
+};
 
 /**
  * A user's wallet (DESIGN.md §5 Wallet) and the ledger behind it (§6): the
@@ -129,6 +136,7 @@ export class WalletService {
       to: accounts.escrow(dealId),
       amountCents,
       dealId,
+      milestoneId: movement.milestoneId,
       description: movement.description,
       insufficient: (wallet) =>
         conflict(
@@ -157,6 +165,7 @@ export class WalletService {
       to: accounts.wallet(userId),
       amountCents,
       dealId,
+      milestoneId: movement.milestoneId,
       description: movement.description,
     });
     return moved.wallet;

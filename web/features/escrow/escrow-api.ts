@@ -11,6 +11,9 @@ import { applyWallet, walletKeys } from '../wallet';
 
 /** GET /wallet/escrow/{dealId}: under the deal's key, so whatever reloads the deal reloads its escrow too. */
 export const escrowQueryKey = (dealId: number) => [...dealQueryKeys.detail(dealId), 'escrow'] as const;
+/** GET /deals/{dealId}/milestones: the deal's milestones, its plan proposals and what the viewer may do. */
+export const milestonesQueryKey = (dealId: number) =>
+  [...dealQueryKeys.detail(dealId), 'milestones'] as const;
 
 /** The escrow of a deal, for its participants, once it has a dealmaker. */
 export const useEscrowStatus = (dealId: number, enabled: boolean) =>

@@ -6,7 +6,7 @@ export { DealCompletedSection } from './deal-completed-section';
 export { DealCompletionLines } from './deal-completion-lines';
 // The cache key of a deal's escrow, for the realtime layer to show a payment made elsewhere; the
 // escrow itself, for settling it in a dispute.
-export { escrowQueryKey, useEscrowStatus } from './escrow-api';
+export { escrowQueryKey, milestonesQueryKey, useEscrowStatus } from './escrow-api';
 // The deal page's Escrow Payment Status box (pay my half, take it back).
 export { EscrowStatusBox } from './escrow-status-box';
 // Mark as Finished (a disabled Completed once the own side is done).

@@ -16,7 +16,7 @@ import {
   upsertDealInCaches,
 } from '../deals';
 import { disputesQueryKey } from '../disputes';
-import { escrowQueryKey } from '../escrow';
+import { escrowQueryKey, milestonesQueryKey } from '../escrow';
 import {
   catchUpDealHistory,
   isIncomingMessage,
@@ -139,6 +139,12 @@ export function createLiveUpdates(queryClient: QueryClient, getViewer: () => Liv
       // escrow_paid protects the deal on the Deals page and in My Deals.
       void reloadDeal(queryClient, dealId, getViewer()?.username ?? null);
       invalidate(walletKeys.all);
+      followTimeline(dealId);
+    },
+
+    // A milestone or a plan changed: the viewer's own milestones (with what they may do) are asked again.
+    'milestone-updated': ({ dealId }) => {
+      invalidate(milestonesQueryKey(dealId));
       followTimeline(dealId);
     },
 
