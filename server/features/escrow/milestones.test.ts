@@ -16,6 +16,7 @@ import { type SignedUpUser, startTestServer, type TestServer } from '../../test/
 import { auditLedger } from '../../test/ledger-audit';
 import { balanceOf, dealWithDealmaker, deposit, markFinished, payHalf } from '../../test/money-fixtures';
 import { domainEvents, noticesIn, recordEvents } from '../../test/recorded-events';
+import { createTestDatabase } from '../../test/test-database';
 
 const conflict = (message: string) => ({ message, code: 'CONFLICT' });
 const forbidden = (message: string) => ({ message, code: 'FORBIDDEN' });
@@ -691,5 +692,75 @@ describe('a lone share of a later milestone', () => {
       message: `Your share ($35.00) of milestone 2 "Second" of "${deal.title}" was refunded to your wallet: the other dealer did not pay within 2 seconds.`,
     });
     expect(await auditLedger(quick.db)).toEqual([]);
+  });
+});
+
+describe('with two instances on one database, each running the timers', () => {
+  it('releases each submitted milestone exactly once', async () => {
+    const database = await createTestDatabase();
+    const config = { milestoneAutoReleaseMs: 1_500, jobPollingSeconds: 0.5 };
+    const one = await startTestServer({ database, keepDatabase: true, config });
+    const two = await startTestServer({ database, keepDatabase: true, config });
+    try {
+      const [a, b, m] = await signUpMany(one, 3);
+      await deposit(one, a, 1000);
+      await deposit(one, b, 1000);
+      const submitted: number[] = [];
+      for (let index = 0; index < 4; index++) {
+        const deal = await dealWithDealmaker(one, { creator: a, counterpart: b, dealmaker: m }, 10);
+        const [only] = (
+          await one.get<MilestonesResponse>(`/api/deals/${deal.id}/milestones`, { token: a.token })
+        ).body.milestones as [Milestone];
+        for (const user of [a, b]) await one.post(`/api/milestones/${only.id}/pay`, { token: user.token });
+        // Half of them submitted through each instance: both hold due jobs.
+        const on = index % 2 ? two : one;
+        expect((await on.post(`/api/milestones/${only.id}/submit`, { token: m.token })).status).toBe(200);
+        submitted.push(only.id);
+      }
+      await expect.poll(() => balanceOf(one, m), { timeout: 15_000, interval: 250 }).toBe(40);
+      await sleep(1_500);
+      expect(await balanceOf(one, m)).toBe(40);
+      const releases = await one.db
+        .select()
+        .from(ledgerTransfers)
+        .where(
+          sql`${ledgerTransfers.kind} = 'escrow_release' and ${ledgerTransfers.milestoneId} in ${submitted}`,
+        );
+      expect(releases).toHaveLength(4);
+      expect(await auditLedger(one.db)).toEqual([]);
+    } finally {
+      await two.close();
+      await one.close();
+      await database.close();
+    }
+  });
+});
+
+describe('a timer racing a dispute', () => {
+  it('either releases the milestone or stops its timer, never both, and the books stay right', async () => {
+    const results: string[] = [];
+    for (let round = 0; round < 3; round++) {
+      const { deal, milestones } = await dealWithPlan(100, [{ title: 'Raced', amount: 100 }]);
+      const only = milestones[0]!;
+      await fund(only.id);
+      const submitted = await milestoneCall(only.id, dealmaker, 'submit');
+      const due = Date.parse(submitted.body.milestone.autoReleaseAt!);
+      await sleep(Math.max(0, due - Date.now() - 100 + round * 100));
+      const raised = await server.post('/api/disputes', {
+        token: creator.token,
+        body: { dealId: deal.id, title: 'Raced', description: 'At the deadline' },
+      });
+      // A dispute is refused once the deal completed (the timer came first).
+      expect([201, 409]).toContain(raised.status);
+      await sleep(autoReleaseSeconds * 1000 + 1_000);
+      const after = (await listOf(deal.id, creator)).body.milestones[0]!;
+      if (raised.status === 201) {
+        expect(after).toMatchObject({ status: 'submitted', autoReleaseAt: null });
+      } else {
+        expect(after.status).toBe('released');
+      }
+      results.push(after.status);
+    }
+    expect(results.length).toBe(3);
   });
 });
