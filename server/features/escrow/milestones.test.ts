@@ -764,3 +764,47 @@ describe('a timer racing a dispute', () => {
     expect(results.length).toBe(3);
   });
 });
+
+describe('refusals of the milestone calls', () => {
+  it('answers 401 without a session, 400 for a bad id or note, 404 for an unknown milestone, 403 to outsiders', async () => {
+    const { deal, milestones } = await dealWithPlan(10, [{ title: 'Only', amount: 10 }]);
+    const only = milestones[0]!;
+    for (const action of ['pay', 'refund', 'submit', 'approve'] as const) {
+      const anonymous = await server.post(`/api/milestones/${only.id}/${action}`);
+      expect(anonymous.status, action).toBe(401);
+      expect(anonymous.body, action).toEqual(signInFirst);
+      const badId = await server.post(`/api/milestones/abc/${action}`, { token: creator.token });
+      expect(badId.status, action).toBe(400);
+      const unknown = await milestoneCall(unknownId, creator, action);
+      expect(unknown.status, action).toBe(404);
+      expect(unknown.body, action).toEqual({ message: 'Milestone not found.', code: 'NOT_FOUND' });
+    }
+    expect((await milestoneCall(only.id, outsider, 'pay')).body).toEqual(
+      forbidden('Only the dealers of this deal can pay into its escrow.'),
+    );
+    expect((await milestoneCall(only.id, outsider, 'refund')).body).toEqual(
+      forbidden('Only the dealers of this deal can take back an escrow payment.'),
+    );
+    expect((await milestoneCall(only.id, outsider, 'submit')).body).toEqual(
+      forbidden('Only the dealmaker of this deal can submit a milestone for approval.'),
+    );
+    expect((await milestoneCall(only.id, outsider, 'approve')).body).toEqual(
+      forbidden('Only the dealers of this deal can approve a milestone.'),
+    );
+    await fund(only.id);
+    const long = await milestoneCall(only.id, dealmaker, 'submit', { note: 'x'.repeat(1001) });
+    expect(long.status).toBe(400);
+    expect(long.body).toEqual(badRequest('note', 'Note must be at most 1000 characters'));
+    expect((await listOf(deal.id, creator)).body.milestones[0]!.status).toBe('funded');
+    // Approving before it is submitted.
+    expect((await milestoneCall(only.id, creator, 'approve')).body).toEqual(
+      conflict('Only a milestone the dealmaker has submitted can be approved.'),
+    );
+    await milestoneCall(only.id, dealmaker, 'submit');
+    await milestoneCall(only.id, creator, 'approve');
+    await milestoneCall(only.id, counterpart, 'approve');
+    expect((await milestoneCall(only.id, creator, 'pay')).body).toEqual(
+      conflict('This deal is already completed.'),
+    );
+  });
+});
