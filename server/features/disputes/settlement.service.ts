@@ -223,7 +223,7 @@ export class SettlementService {
     split: Split,
     how: { actorId: number; proposalId: number | null; operatorId: number | null; resolution: string },
   ) {
-    const settledEscrow = await this.deps.escrow.settle(tx, deal, escrow!, split);
+    const settled = await this.deps.escrow.settle(tx, deal, escrow!, split);
     await this.deps.deals.recordCompleted(tx, deal.id);
     await settlementRepository.insertSettlement(tx, {
       dealId: deal.id,
@@ -262,7 +262,7 @@ export class SettlementService {
     });
     const view = await this.deps.deals.present(deal.id, 0, tx);
     afterCommit(() => {
-      this.deps.escrow.publish(deal, settledEscrow);
+      this.deps.escrow.publish(deal, settled.escrow, settled.milestones);
       this.deps.deals.announce(view, 'updated');
     });
     await this.announce(

@@ -536,7 +536,7 @@ export class EscrowService {
     deal: DealRow,
     escrow: EscrowRow,
     split: { toDealmakerCents: number; refundToCreatorCents: number; refundToCounterpartCents: number },
-  ): Promise<EscrowRow> {
+  ): Promise<{ escrow: EscrowRow; milestones: MilestoneRow[] }> {
     if (escrow.heldCents === 0 || deal.dealmakerId === null || deal.counterpartId === null) {
       throw new Error(`escrow of deal ${deal.id} is not ready for a settlement`);
     }
@@ -549,6 +549,7 @@ export class EscrowService {
       );
     }
     const milestones = await this.lockMilestones(tx, deal.id);
+    const changed: MilestoneRow[] = [];
     for (const milestone of milestones) {
       if (milestone.status === 'open' && (milestone.creatorPaid || milestone.counterpartPaid)) {
         // A share waiting alone for the other goes back to its payer: it was never funded.
@@ -564,12 +565,13 @@ export class EscrowService {
         });
       }
       if (milestone.status !== 'released') {
-        await milestonesRepository.update(tx, milestone.id, {
+        const row = await milestonesRepository.update(tx, milestone.id, {
           status: isHeld(milestone) ? 'settled' : 'refunded',
           ...(isHeld(milestone) ? {} : { creatorPaid: false, counterpartPaid: false }),
           loneHalfExpiresAt: null,
           autoReleaseAt: null,
         });
+        changed.push(row);
       }
     }
     const movements = [
@@ -593,7 +595,7 @@ export class EscrowService {
             : `Escrow settlement refund for "${deal.title}"`,
       });
     }
-    return escrowRepository.update(tx, deal.id, {
+    const settled = await escrowRepository.update(tx, deal.id, {
       status: 'settled',
       releasedAt: new Date(),
       creatorPaid: true,
@@ -602,6 +604,7 @@ export class EscrowService {
       heldCents: 0,
       heldCreatorShareCents: 0,
     });
+    return { escrow: settled, milestones: changed };
   }
 
   /** Writes the escrow row as the sum of its milestones, `changed` replacing its old row. */
