@@ -13,7 +13,8 @@ const text = (name: string, bounds: { max: number }) =>
 export const joinPolicies = ['open', 'approval'] as const;
 export type JoinPolicy = (typeof joinPolicies)[number];
 
-const dealFields = {
+/** The fields a deal is created with, checked the same way when it is edited (contract/deal-changes.ts). */
+export const dealFields = {
   title: text('Title', limits.deal.title),
   description: text('Description', limits.deal.description),
   budget: moneySchema(limits.deal.budgetCents.min, limits.deal.budgetCents.max),
@@ -27,23 +28,6 @@ export const createDealSchema = z.object({
 export type CreateDealRequest = z.input<typeof createDealSchema>;
 /** A validated deal: amounts in cents. */
 export type NewDeal = z.output<typeof createDealSchema>;
-
-/**
- * PATCH /api/deals/{id}: the creator corrects their deal while it has no dealmaker. Any of the fields a
- * deal is created with (checked as at creation), at least one.
- */
-export const editDealSchema = z
-  .object({
-    title: dealFields.title.optional(),
-    description: dealFields.description.optional(),
-    budget: dealFields.budget.optional(),
-    timeline: dealFields.timeline.optional(),
-  })
-  .refine((edit) => Object.values(edit).some((value) => value !== undefined), {
-    message: 'Nothing to change: send a title, description, budget or timeline',
-  });
-export type EditDealRequest = z.input<typeof editDealSchema>;
-export type DealEdit = z.output<typeof editDealSchema>;
 
 /**
  * A deal as spec §3 describes it, plus what the viewer needs to draw its card: the same for everyone
@@ -237,38 +221,3 @@ export const rejectRequestResponseSchema = z.object({
   message: z.string(),
   request: dealmakerRequestSchema,
 });
-
-export const joinRequestStatuses = ['pending', 'accepted', 'declined'] as const;
-
-/** A request to join a deal posted with joinPolicy 'approval' (GET /api/deals/{id}/join-requests). */
-export const joinRequestSchema = z.object({
-  id: z.number().int(),
-  dealId: z.number().int(),
-  requester: z.object({ username: z.string(), full_name: z.string() }),
-  message: z.string(),
-  status: z.enum(joinRequestStatuses),
-  createdAt: z.string(),
-  decidedAt: z.string().nullable(),
-});
-export type JoinRequest = z.infer<typeof joinRequestSchema>;
-export const joinRequestListSchema = z.array(joinRequestSchema);
-
-/** POST /api/deals/{id}/join-requests: an optional word to the creator. */
-export const askToJoinSchema = z.object({
-  message: z
-    .string()
-    .trim()
-    .max(limits.requestMessage.max, `Message must be at most ${limits.requestMessage.max} characters`)
-    .refine(withoutNul, invalidCharacter('Message'))
-    .optional()
-    .transform((value) => value ?? ''),
-});
-export type AskToJoinRequest = z.input<typeof askToJoinSchema>;
-
-/** A join request accepted or declined, and the deal as it is now. */
-export const joinDecisionResponseSchema = z.object({
-  message: z.string(),
-  request: joinRequestSchema,
-  deal: dealSchema,
-});
-export type JoinDecisionResponse = z.infer<typeof joinDecisionResponseSchema>;

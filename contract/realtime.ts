@@ -1,4 +1,5 @@
-import type { Bid, DealmakerRequest, JoinRequest, PublicDeal } from './deals';
+import type { JoinRequest } from './deal-changes';
+import type { Bid, DealmakerRequest, PublicDeal } from './deals';
 import type { Dispute } from './disputes';
 import type { Escrow } from './escrow';
 import type { Message, MessagesReadEvent, TypingUser } from './messages';

@@ -5,7 +5,8 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Deal, JoinRequest } from '../../../contract/deals';
+import type { JoinRequest } from '../../../contract/deal-changes';
+import type { Deal } from '../../../contract/deals';
 import { dealJoinRequests, deals } from '../../db/schema';
 import {
   assignDealmakerByRequest,

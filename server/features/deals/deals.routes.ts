@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { editDealSchema } from '../../../contract/deal-changes';
 import {
   activityEntrySchema,
   createDealSchema,
   dealListSchema,
   dealSchema,
   dealSearchParamsSchema,
-  editDealSchema,
 } from '../../../contract/deals';
 import { errorBodySchema } from '../../../contract/errors';
 import { idParamSchema, messageResponseSchema, pageQuerySchema } from '../../../contract/fields';

@@ -1,4 +1,5 @@
-import type { ActivityEntry, Deal, DealEdit, NewDeal } from '../../../contract/deals';
+import type { DealEdit } from '../../../contract/deal-changes';
+import type { ActivityEntry, Deal, NewDeal } from '../../../contract/deals';
 import { limits } from '../../../contract/limits';
 import { formatUsdCents } from '../../../contract/money';
 import type { DealAccess } from '../../core/deal/deal-access';

@@ -1,4 +1,4 @@
-import type { JoinRequest } from '../../../contract/deals';
+import type { JoinRequest } from '../../../contract/deal-changes';
 import type { JoinRequestView } from './join-requests.repository';
 
 export function presentJoinRequest({ request, username, fullName }: JoinRequestView): JoinRequest {

@@ -5,7 +5,7 @@ import {
   joinDecisionResponseSchema,
   joinRequestListSchema,
   joinRequestSchema,
-} from '../../../contract/deals';
+} from '../../../contract/deal-changes';
 import { errorBodySchema } from '../../../contract/errors';
 import { decimalId, idParamSchema } from '../../../contract/fields';
 import { currentUser, routeDefaults } from '../../lib/route-guard';

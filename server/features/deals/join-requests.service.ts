@@ -1,4 +1,4 @@
-import type { JoinDecisionResponse, JoinRequest } from '../../../contract/deals';
+import type { JoinDecisionResponse, JoinRequest } from '../../../contract/deal-changes';
 import type { DealAccess } from '../../core/deal/deal-access';
 import {
   requireMayAskToJoin,

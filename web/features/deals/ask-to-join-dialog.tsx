@@ -1,5 +1,6 @@
 import { type FormEvent, useId, useState } from 'react';
-import { askToJoinSchema, type Deal } from '../../../contract/deals';
+import { askToJoinSchema } from '../../../contract/deal-changes';
+import type { Deal } from '../../../contract/deals';
 import { limits } from '../../../contract/limits';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';

@@ -12,7 +12,7 @@ import { DealFields, type DealFieldValues } from './deal-fields';
 import { dealTexts, type ShowFlash, success } from './deal-flash';
 import { useCreateDeal } from './deals-api';
 
-type CreateDealDialogProps = {
+export type CreateDealDialogProps = {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   onFlash: ShowFlash;

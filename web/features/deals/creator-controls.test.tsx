@@ -1,6 +1,7 @@
 import { act } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Deal, DealCan, JoinRequest } from '../../../contract/deals';
+import type { JoinRequest } from '../../../contract/deal-changes';
+import type { Deal, DealCan } from '../../../contract/deals';
 import { makeDeal } from '../../test/deal-fixtures';
 import { cleanup, getButton, getByLabel, renderInApp, typeInto, waitFor } from '../../test/render';
 import { jsonResponse as json } from '../../test/session-fixtures';

@@ -1,8 +1,14 @@
+import { lazy, Suspense } from 'react';
 import type { Deal } from '../../../contract/deals';
-import { AskToJoinDialog } from './ask-to-join-dialog';
 import { BidDialog } from './bid-dialog';
 import type { ShowFlash } from './deal-flash';
-import { EditDealDialog } from './edit-deal-dialog';
+
+// Opened by few (a creator correcting a deal, someone asking to join): loaded when first opened, so that
+// the Deals page stays within its weight budget (scripts/bundle-size.mjs).
+const EditDealDialog = lazy(() => import('./edit-deal-dialog').then((m) => ({ default: m.EditDealDialog })));
+const AskToJoinDialog = lazy(() =>
+  import('./ask-to-join-dialog').then((m) => ({ default: m.AskToJoinDialog })),
+);
 
 /** A dialog a deal's button opens, and the deal it is about. */
 export type DealDialog = { kind: 'bid' | 'edit' | 'ask-to-join'; deal: Deal };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { editDealSchema } from '../../../contract/deals';
+import { editDealSchema } from '../../../contract/deal-changes';
 import { checkWith } from '../../lib/form-check';
 import { makeDeal } from '../../test/deal-fixtures';
 import { dealEditOf, dealFieldValuesOf } from './deal-edit';

@@ -1,4 +1,5 @@
-import type { Deal, EditDealRequest } from '../../../contract/deals';
+import type { EditDealRequest } from '../../../contract/deal-changes';
+import type { Deal } from '../../../contract/deals';
 import { amountToCents, typedAmountToCents } from '../../../contract/money';
 import { typedAmount } from '../../lib/money';
 import type { DealFieldValues } from './deal-fields';

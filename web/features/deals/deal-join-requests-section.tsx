@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import type { JoinRequest } from '../../../contract/deals';
+import type { JoinRequest } from '../../../contract/deal-changes';
 import { Button } from '../../components/ui/button';
 import { EmptyState } from '../../components/ui/empty-state';
 import { ErrorRetry } from '../../components/ui/error-retry';

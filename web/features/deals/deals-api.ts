@@ -1,5 +1,6 @@
 import { type QueryClient, useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { CreateDealRequest, Deal, EditDealRequest } from '../../../contract/deals';
+import type { EditDealRequest } from '../../../contract/deal-changes';
+import type { CreateDealRequest, Deal } from '../../../contract/deals';
 import { api, segment } from '../../lib/api';
 import { type MutationCallbacks, useGuardedMutation } from '../../lib/use-guarded-mutation';
 import { useAuth } from '../auth';

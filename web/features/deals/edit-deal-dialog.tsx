@@ -1,5 +1,6 @@
 import { type FormEvent, useId, useState } from 'react';
-import { type Deal, editDealSchema } from '../../../contract/deals';
+import { editDealSchema } from '../../../contract/deal-changes';
+import type { Deal } from '../../../contract/deals';
 import { centsToDollars } from '../../../contract/money';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';

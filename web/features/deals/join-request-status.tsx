@@ -1,4 +1,4 @@
-import type { JoinRequest } from '../../../contract/deals';
+import type { JoinRequest } from '../../../contract/deal-changes';
 import { Alert } from '../../components/ui/alert';
 import { formatDateTime } from '../../lib/time';
 

@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AskToJoinRequest, JoinDecisionResponse, JoinRequest } from '../../../contract/deals';
+import type { AskToJoinRequest, JoinDecisionResponse, JoinRequest } from '../../../contract/deal-changes';
 import { api } from '../../lib/api';
 import { type MutationCallbacks, useGuardedMutation } from '../../lib/use-guarded-mutation';
 import { useApplyDeal } from './deals-api';

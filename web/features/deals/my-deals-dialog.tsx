@@ -16,7 +16,7 @@ import { useDeleteDealWithFlash, useLeaveDealWithFlash } from './deal-membership
 import { dealRoleOf } from './deal-viewer';
 import { useMyDeals } from './deals-api';
 
-type MyDealsDialogProps = {
+export type MyDealsDialogProps = {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   viewer: string;
