@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { lazy } from 'react';
 import type { Deal } from '../../../contract/deals';
 import { BidDialog } from './bid-dialog';
 import type { ShowFlash } from './deal-flash';
