@@ -1,13 +1,18 @@
-import { lazy } from 'react';
 import type { Deal } from '../../../contract/deals';
 import { BidDialog } from './bid-dialog';
 import type { ShowFlash } from './deal-flash';
+import { loadedWhenOpened } from './loaded-when-opened';
 
-// Opened by few (a creator correcting a deal, someone asking to join): loaded when first opened, so that
-// the Deals page stays within its weight budget (scripts/bundle-size.mjs).
-const EditDealDialog = lazy(() => import('./edit-deal-dialog').then((m) => ({ default: m.EditDealDialog })));
-const AskToJoinDialog = lazy(() =>
-  import('./ask-to-join-dialog').then((m) => ({ default: m.AskToJoinDialog })),
+type DialogProps = { deal: Deal | null; onClose: () => void; onFlash: ShowFlash };
+
+// Opened by few (a creator correcting a deal, someone asking to join): downloaded when first opened.
+const EditDealDialog = loadedWhenOpened<DialogProps>(
+  () => import('./edit-deal-dialog').then((module) => module.EditDealDialog),
+  (props) => props.deal !== null,
+);
+const AskToJoinDialog = loadedWhenOpened<DialogProps>(
+  () => import('./ask-to-join-dialog').then((module) => module.AskToJoinDialog),
+  (props) => props.deal !== null,
 );
 
 /** A dialog a deal's button opens, and the deal it is about. */
