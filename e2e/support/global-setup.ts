@@ -55,6 +55,9 @@ export default async function globalSetup() {
       // Lets support/users.ts register each test user from its own address (see distinctAddress).
       TRUST_PROXY: 'true',
       LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'info',
+      // A submitted milestone is released by itself after 21.6 s instead of 14 days, so that
+      // milestones.spec.ts watches it happen; long enough for two dealers to approve one first.
+      MILESTONE_AUTO_RELEASE_HOURS: '0.006',
     },
     stdio: ['ignore', log, log],
   });

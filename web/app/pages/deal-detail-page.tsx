@@ -20,6 +20,7 @@ import {
 } from '../../features/deals';
 import { DealCompletedSection, DealCompletionLines, EscrowStatusBox } from '../../features/escrow';
 import { DealMessagesSection } from '../../features/messages';
+import { MilestonesSection } from '../../features/milestones';
 import { ApiError } from '../../lib/api';
 import { DealWorkActions } from './deal-work-actions';
 
@@ -66,6 +67,7 @@ export function DealDetailPage() {
       <DealCreatorSection {...props} />
       <DealJoinRequestsSection {...props} />
       <EscrowStatusBox {...props} />
+      <MilestonesSection {...props} />
       <RequestDealmakerSection {...props} />
       <DealBidsSection {...props} />
       <DealFinalizedSection {...props} />

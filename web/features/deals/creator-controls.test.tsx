@@ -111,6 +111,8 @@ describe('creator controls and asking to join', () => {
     await waitFor(() => getButton(container, 'Ask to Join'));
     expect(container.textContent).not.toContain('Join Deal');
     await act(async () => getButton(container, 'Ask to Join').click());
+    // The dialog's code is downloaded when it is first opened (loaded-when-opened.tsx).
+    await waitFor(() => dialog());
     await typeInto(getByLabel(dialog(), 'Message (optional)'), '  I run a roastery in Lyon.  ');
     await submitDialog();
     await waitFor(() => expect(container.textContent).toContain('Request to join sent successfully!'));
@@ -174,6 +176,7 @@ describe('creator controls and asking to join', () => {
     // Delete Deal stays on the Deals page and in My Deals.
     expect(container.textContent).not.toContain('Delete Deal');
     await act(async () => getButton(container, 'Edit Deal').click());
+    await waitFor(() => dialog());
     expect((getByLabel(dialog(), 'Title') as HTMLInputElement).value).toBe('Coffee distribution');
     expect((getByLabel(dialog(), 'Budget ($)') as HTMLInputElement).value).toBe('5000');
     await submitDialog();
@@ -195,6 +198,7 @@ describe('creator controls and asking to join', () => {
     });
     const { container } = await renderSection(DealCreatorSection, deal, 'alice');
     await act(async () => getButton(container, 'Edit Deal').click());
+    await waitFor(() => dialog());
     await typeInto(getByLabel(dialog(), 'Title'), 'Tea distribution');
     await submitDialog();
     await waitFor(() => expect(dialog().textContent).toContain('Failed to update deal.'));

@@ -16,9 +16,14 @@ type FormOutcome = {
 
 const missingTitleOrDescription = 'Title and description are required';
 
-/** A dealer raises a dispute: title and description, both required. */
-export function RaiseDisputeForm({ dealId, onDone, onFailed }: FormOutcome & { dealId: number }) {
-  const [title, setTitle] = useState('');
+/** A dealer raises a dispute: title and description, both required; the title may come prefilled. */
+export function RaiseDisputeForm({
+  dealId,
+  initialTitle = '',
+  onDone,
+  onFailed,
+}: FormOutcome & { dealId: number; initialTitle?: string }) {
+  const [title, setTitle] = useState(initialTitle);
   const [description, setDescription] = useState('');
   const raise = useRaiseDispute();
   const { problem, submit } = useCheckedSubmit({

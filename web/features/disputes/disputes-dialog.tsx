@@ -7,7 +7,7 @@ import { AlertCircleIcon, ShieldIcon } from '../../components/ui/icons';
 import { QueryDialog } from '../../components/ui/query-dialog';
 import { useTimedMessage } from '../../lib/use-timed-message';
 import type { DealViewer } from '../deals';
-import { useEscrowStatus } from '../escrow';
+import { useSettleableEscrow } from '../escrow';
 import { DisputeCard } from './dispute-card';
 import { RaiseDisputeForm } from './dispute-forms';
 import { useDealDisputes } from './disputes-api';
@@ -20,19 +20,28 @@ export type DisputesDialogProps = {
   viewer: DealViewer;
   open: boolean;
   onOpenChange: (open: boolean) => void;
+  /** Opens with the Raise New Dispute form showing, its title filled in (e.g. 'Milestone 2 "Design"'). */
+  draftTitle?: string;
 };
 
 /**
  * 'Deal Disputes' (spec §2 Disputes modal): the dealers raise disputes once the deal has a dealmaker;
  * the dealmaker resolves open ones with a resolution. Everyone on the deal reads them.
  */
-export function DisputesDialog({ deal, viewer, open, onOpenChange }: DisputesDialogProps) {
+export function DisputesDialog({ deal, viewer, open, onOpenChange, draftTitle }: DisputesDialogProps) {
   const isDealmaker = viewer.role === 'dealmaker';
   const canRaise = deal.can.raiseDispute;
   const disputes = useDealDisputes(deal.id, open);
-  const escrow = useEscrowStatus(deal.id, open && !!deal.dealmaker).data?.escrow ?? null;
+  // What a settlement splits: the money the deal's milestones hold (with one milestone, the locked escrow).
+  const escrow = useSettleableEscrow(deal.id, open && !!deal.dealmaker);
   const [banner, showBanner] = useTimedMessage<Notice>(bannerDurationMs);
-  const [raising, setRaising] = useState(false);
+  const [raising, setRaising] = useState(open && draftTitle !== undefined);
+  // Opened with a draft: the form shows at once (state adjusted while rendering, as the prop changes).
+  const [wasOpen, setWasOpen] = useState(open);
+  if (open !== wasOpen) {
+    setWasOpen(open);
+    if (open && draftTitle !== undefined) setRaising(true);
+  }
 
   return (
     <QueryDialog
@@ -49,6 +58,7 @@ export function DisputesDialog({ deal, viewer, open, onOpenChange }: DisputesDia
         (raising ? (
           <RaiseDisputeForm
             dealId={deal.id}
+            initialTitle={draftTitle}
             onDone={(created) => {
               setRaising(false);
               if (created) showBanner({ tone: 'success', text: 'Dispute created successfully' });
@@ -105,6 +115,37 @@ export function ManageDisputesButton({ deal, viewer }: { deal: Deal; viewer: Dea
         Manage Disputes
       </Button>
       <DisputesDialog deal={deal} viewer={viewer} open={open} onOpenChange={setOpen} />
+    </>
+  );
+}
+
+type RaiseDisputeButtonProps = {
+  deal: Deal;
+  viewer: DealViewer;
+  /** The dispute's title to start from, e.g. 'Milestone 2 "Design"'. */
+  title: string;
+  /**
+   * Whether the button shows. Its dialog stays while open even when the button goes (a settlement
+   * proposed in it may end what the button was about).
+   */
+  shown: boolean;
+};
+
+/**
+ * 'Raise a dispute' about one part of the deal (a milestone): opens the Deal Disputes dialog with the
+ * Raise New Dispute form showing and `title` filled in.
+ */
+export function RaiseDisputeButton({ deal, viewer, title, shown }: RaiseDisputeButtonProps) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      {shown && (
+        <Button size="sm" variant="danger" onClick={() => setOpen(true)}>
+          <AlertCircleIcon size={16} />
+          Raise a dispute
+        </Button>
+      )}
+      <DisputesDialog deal={deal} viewer={viewer} open={open} onOpenChange={setOpen} draftTitle={title} />
     </>
   );
 }

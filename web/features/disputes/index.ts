@@ -4,8 +4,9 @@
 export { ResolutionField } from './dispute-forms';
 // The cache key of a deal's disputes, for the realtime layer to reload it.
 export { disputesQueryKey } from './disputes-api';
-// 'Manage Disputes' and the Deal Disputes dialog it opens.
-export { ManageDisputesButton } from './disputes-dialog';
+// 'Manage Disputes' and the Deal Disputes dialog it opens; 'Raise a dispute' about a part of the deal
+// (a milestone), which opens it with the form filled in.
+export { ManageDisputesButton, RaiseDisputeButton } from './disputes-dialog';
 // A dispute's settlement proposals, read-only for the operators' queue.
 export { ProposalList } from './proposal-list';
 // What an operator's settlement asks before it pays out.

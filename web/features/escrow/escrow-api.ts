@@ -1,13 +1,16 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   CompletionResponse,
+  Escrow,
   EscrowActionResponse,
   EscrowStatusResponse,
 } from '../../../contract/escrow';
+import type { MilestonesResponse } from '../../../contract/milestones';
 import { api } from '../../lib/api';
 import { type MutationCallbacks, useGuardedMutation } from '../../lib/use-guarded-mutation';
 import { dealQueryKeys, useApplyDeal, useReloadDeal } from '../deals';
 import { applyWallet, walletKeys } from '../wallet';
+import { heldEscrowOf } from './escrow-state';
 
 /** GET /wallet/escrow/{dealId}: under the deal's key, so whatever reloads the deal reloads its escrow too. */
 export const escrowQueryKey = (dealId: number) => [...dealQueryKeys.detail(dealId), 'escrow'] as const;
@@ -22,6 +25,28 @@ export const useEscrowStatus = (dealId: number, enabled: boolean) =>
     queryFn: ({ signal }) => api.get<EscrowStatusResponse>(`/wallet/escrow/${dealId}`, { signal }),
     enabled,
   });
+
+/** The deal's milestones (one, "Whole deal", until a plan is agreed), its plan proposals and what the viewer may do. */
+export const useMilestones = (dealId: number, enabled: boolean) =>
+  useQuery({
+    queryKey: milestonesQueryKey(dealId),
+    queryFn: ({ signal }) => api.get<MilestonesResponse>(`/deals/${dealId}/milestones`, { signal }),
+    enabled,
+  });
+
+/**
+ * The escrow as a dispute's settlement splits it: the money held (its milestones funded and not
+ * released), once both the escrow and the milestones are in; null while either loads. Without the
+ * milestones (their call failed) the escrow as the server answers it.
+ */
+export function useSettleableEscrow(dealId: number, enabled: boolean): Escrow | null {
+  const status = useEscrowStatus(dealId, enabled);
+  const milestones = useMilestones(dealId, enabled);
+  const escrow = status.data?.escrow ?? null;
+  if (!escrow) return null;
+  if (milestones.isError) return escrow;
+  return milestones.data ? heldEscrowOf(escrow, milestones.data.milestones) : null;
+}
 
 export type EscrowAction = 'lock' | 'refund';
 export type EscrowActionInput = { dealId: number; action: EscrowAction; idempotencyKey: string };

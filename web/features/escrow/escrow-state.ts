@@ -1,5 +1,6 @@
 import type { Deal } from '../../../contract/deals';
 import { type Escrow, type EscrowStatusValue, escrowMessages, splitEscrow } from '../../../contract/escrow';
+import type { Milestone } from '../../../contract/milestones';
 import { amountToCents, centsToDollars } from '../../../contract/money';
 import { dealViewerOf } from '../deals';
 
@@ -116,4 +117,30 @@ export function escrowViewOf(
 /** The colour of a payment's result message (spec §8): green when it speaks of success or payment. */
 export function escrowMessageTone(message: string): 'success' | 'error' {
   return /success|paid/i.test(message) ? 'success' : 'error';
+}
+
+/** A milestone whose money is held in escrow: funded (both shares paid) and not released yet. */
+export const isHeldMilestone = (milestone: Pick<Milestone, 'status'>) =>
+  milestone.status === 'funded' || milestone.status === 'submitted';
+
+/**
+ * The escrow a dispute's settlement splits (decisions/0028): the money held, i.e. the milestones funded
+ * and not released, with the creator's part of it; locked while any is held. With one milestone that is
+ * the whole escrow once locked, as before milestones. Nothing held (or the escrow over): as it is.
+ */
+export function heldEscrowOf(
+  escrow: Escrow,
+  milestones: ReadonlyArray<Pick<Milestone, 'status' | 'amount' | 'creatorShare'>>,
+): Escrow {
+  const held = milestones.filter(isHeldMilestone);
+  const amountCents = held.reduce((sum, milestone) => sum + amountToCents(milestone.amount), 0);
+  if (amountCents === 0 || escrow.status === 'settled' || escrow.status === 'completed') return escrow;
+  const creatorCents = held.reduce((sum, milestone) => sum + amountToCents(milestone.creatorShare), 0);
+  return {
+    ...escrow,
+    status: 'locked',
+    amount: centsToDollars(amountCents),
+    creatorAmount: centsToDollars(creatorCents),
+    counterpartAmount: centsToDollars(amountCents - creatorCents),
+  };
 }

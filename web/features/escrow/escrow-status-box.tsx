@@ -6,7 +6,7 @@ import { Spinner } from '../../components/ui/spinner';
 import { serverReason } from '../../lib/api';
 import { formatMoney } from '../../lib/money';
 import type { DealSectionProps } from '../deals';
-import { useEscrowStatus } from './escrow-api';
+import { useEscrowStatus, useMilestones } from './escrow-api';
 import { EscrowPaymentActions } from './escrow-payment-actions';
 import { EscrowSides, EscrowStatusBadge } from './escrow-sides';
 import { escrowViewOf } from './escrow-state';
@@ -22,6 +22,10 @@ export function EscrowStatusBox({ deal, viewer }: DealSectionProps) {
   const visible = !!deal.dealmaker && viewer.isParticipant;
   const status = useEscrowStatus(deal.id, visible);
   const payment = useEscrowPayment(deal.id);
+  // With an agreed plan the money moves milestone by milestone, in the Milestones section: the halves
+  // here (of the whole budget) would name amounts no call takes.
+  const milestones = useMilestones(deal.id, visible);
+  const staged = (milestones.data?.milestones.length ?? 1) > 1;
   if (!visible) return null;
 
   const view = escrowViewOf(deal, status.data?.escrow ?? null, viewer.username);
@@ -57,17 +61,26 @@ export function EscrowStatusBox({ deal, viewer }: DealSectionProps) {
                   {formatMoney(view.total)}
                 </span>
               </div>
-              <EscrowSides view={view} creator={deal.dealer_creator} counterpart={deal.dealer_joined} />
-              {view.status === 'pending' && expiresAt && <ExpiryCountdown expiresAt={expiresAt} />}
-              {view.notice && <Alert variant="success">{view.notice}</Alert>}
-              {view.payBlockedReason && <Alert variant="info">{view.payBlockedReason}</Alert>}
-              {!view.notice && view.mySide === null && (
-                <p className="text-sm text-slate-500">
-                  Each dealer pays half of the budget into escrow; it is released to you when both mark the
-                  deal as finished.
+              {staged ? (
+                <p className="text-sm text-slate-600">
+                  This deal is paid in milestones: each dealer pays their share of each milestone, and each is
+                  released on its own, in the Milestones section below.
                 </p>
+              ) : (
+                <>
+                  <EscrowSides view={view} creator={deal.dealer_creator} counterpart={deal.dealer_joined} />
+                  {view.status === 'pending' && expiresAt && <ExpiryCountdown expiresAt={expiresAt} />}
+                  {view.notice && <Alert variant="success">{view.notice}</Alert>}
+                  {view.payBlockedReason && <Alert variant="info">{view.payBlockedReason}</Alert>}
+                  {!view.notice && view.mySide === null && (
+                    <p className="text-sm text-slate-500">
+                      Each dealer pays half of the budget into escrow; it is released to you when both mark
+                      the deal as finished.
+                    </p>
+                  )}
+                  <EscrowPaymentActions deal={deal} view={view} payment={payment} />
+                </>
               )}
-              <EscrowPaymentActions deal={deal} view={view} payment={payment} />
             </>
           )}
         </div>

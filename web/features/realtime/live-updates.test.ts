@@ -11,7 +11,7 @@ import { makeDeal } from '../../test/deal-fixtures';
 import { dealmakerRequestKeys } from '../dealmaker-requests';
 import { type DealListData, dealQueryKeys } from '../deals';
 import { disputesQueryKey } from '../disputes';
-import { escrowQueryKey } from '../escrow';
+import { escrowQueryKey, milestonesQueryKey } from '../escrow';
 import { type MessagePages, messageKeys } from '../messages';
 import { notificationKeys } from '../notifications';
 import { progressQueryKey } from '../progress';
@@ -172,6 +172,12 @@ describe('other deal events', () => {
     fetchMock.mockResolvedValue(new Response(JSON.stringify(deal), { status: 200 }));
     const status: EscrowStatusResponse = { escrowExists: true, escrow: null, deal, expiresAt: null };
     queryClient.setQueryData(escrowQueryKey(4), status);
+    queryClient.setQueryData(milestonesQueryKey(4), {
+      milestones: [],
+      proposals: [],
+      canPlan: false,
+      released: 0,
+    });
     queryClient.setQueryData(walletKeys.summary(), { balance: 1, totalDeposited: 1, totalWithdrawn: 0 });
     queryClient.setQueryData(walletKeys.transactions(), { pages: [], pageParams: [] });
     queryClient.setQueryData<Deal[]>(dealQueryKeys.mine(), [{ ...deal, escrow_paid: false }]);
@@ -188,6 +194,8 @@ describe('other deal events', () => {
     handlers['escrow-updated']({ dealId: 4, data: escrow, updateType: 'updated' });
     expect(queryClient.getQueryData<EscrowStatusResponse>(escrowQueryKey(4))?.escrow).toEqual(escrow);
     expect(invalidated(escrowQueryKey(4))).toBe(true);
+    // A settlement moves the milestones without a milestone event of its own.
+    expect(invalidated(milestonesQueryKey(4))).toBe(true);
     expect(invalidated(walletKeys.summary())).toBe(true);
     expect(invalidated(walletKeys.transactions())).toBe(true);
     expect(String(fetchMock.mock.calls[0]?.[0])).toBe('/api/deals/4');

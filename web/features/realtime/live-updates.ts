@@ -95,6 +95,8 @@ export function createLiveUpdates(queryClient: QueryClient, getViewer: () => Liv
       const viewer = getViewer()?.username ?? null;
       upsertDealInCaches(queryClient, data, { source: 'broadcast', viewer });
       void refreshDeal(queryClient, dealId, viewer);
+      // Who may plan milestones follows the deal's people (a counterpart joined or left, a dealmaker came).
+      invalidate(milestonesQueryKey(dealId));
       followTimeline(dealId);
       if (updateType === 'finalized' || updateType === 'dealmaker-assigned') {
         // The other bids and the open requests were removed; the escrow opens.
@@ -136,6 +138,8 @@ export function createLiveUpdates(queryClient: QueryClient, getViewer: () => Liv
         status ? { ...status, escrowExists: true, escrow: data } : status,
       );
       invalidate(escrowQueryKey(dealId));
+      // A settlement changes the milestones without a milestone event (settled, refunded).
+      invalidate(milestonesQueryKey(dealId));
       // escrow_paid protects the deal on the Deals page and in My Deals.
       void reloadDeal(queryClient, dealId, getViewer()?.username ?? null);
       invalidate(walletKeys.all);
