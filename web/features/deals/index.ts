@@ -38,7 +38,7 @@ export {
   setMyBidInCaches,
   upsertDealInCaches,
 } from './deals-cache';
-// Downloaded when first shown, so that the Deals page stays within its weight (loaded-when-opened.tsx): the
+// Downloaded when first shown, so that the Deals page stays within its weight (deferred-parts.tsx): the
 // Deals page's Create Deal and My Deals dialogs; the deal page's Bids section (select, unselect,
 // finalize); the deal page for its creator (Edit Deal, Remove
 // Counterpart; Requests to join) and for a signed-in outsider or bidder (join or ask to, bid, update or
@@ -51,6 +51,6 @@ export {
   DealVisitorSection,
   MyDealsDialog,
   UserActivityTab,
-} from './loaded-when-opened';
+} from './deferred-parts';
 // A user's deals, for the Activity tab of their profile page.
 export { UserActivityTabLabel } from './user-activity-tab';
