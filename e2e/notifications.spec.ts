@@ -207,7 +207,8 @@ test('notification settings in My Profile: one box per mailed kind, saved', asyn
   const settings = page.getByRole('region', { name: 'Notification settings' });
   await expect(settings).toBeInViewport();
   const boxes = settings.getByRole('checkbox');
-  await expect(boxes).toHaveCount(8);
+  // contract/notifications.ts emailedNotificationKinds: 9 since 'join-requested' (someone asks to join).
+  await expect(boxes).toHaveCount(9);
   const label = 'A dispute is raised on your deal';
   await expect(settings.getByRole('checkbox', { name: label })).toBeChecked();
   await settings.getByRole('checkbox', { name: label }).uncheck();
