@@ -148,7 +148,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     log: app.log,
   });
   app.decorate('services', services);
-  app.addHook('onClose', () => services.close());
   app.decorate('config', config);
 
   addSecurityHeaders(app);
@@ -186,6 +185,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(registerRoutes);
   await registerWebApp(app, options.webDist ?? webDistFolder);
   await attachRealtime(app, services, config);
+  // Registered after the realtime layer's, so run before it (Fastify runs onClose hooks last first):
+  // jobs finishing while the instance stops still publish their events.
+  app.addHook('onClose', () => services.close());
   return app;
 }
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
+import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Message } from '../../contract/messages';
 import type { ServerEvents } from '../../contract/realtime';
@@ -20,7 +21,7 @@ const soonerThanExpiry = typingTimeout / 2;
  * sets it (.ci/run, "Server suite again on PostgreSQL and Redis").
  */
 describe.skipIf(!process.env.REDIS_URL)('two instances sharing PostgreSQL and Redis', () => {
-  let database: Database;
+  let database: Database & { url: string };
   let one: TestServer;
   let two: TestServer | undefined;
   let clients: TestClients;
@@ -318,7 +319,7 @@ describe.skipIf(!process.env.REDIS_URL)('two instances sharing PostgreSQL and Re
   });
 
   // Last: it closes instance two.
-  it('closing one instance disconnects its own sockets only and ends their typing for the others', async () => {
+  it('closing one instance disconnects its own sockets only, ends their typing for the others, and publishes what it answers meanwhile', async () => {
     const deal = await createDeal(one, alice);
     await joinDeal(one, bob, deal.id);
     const a = await inRoom(one, alice, deal.id);
@@ -327,11 +328,33 @@ describe.skipIf(!process.env.REDIS_URL)('two instances sharing PostgreSQL and Re
     b.emitRaw('user-typing-start', { dealId: deal.id });
     await a.waitFor('typing-updated', typingOf(deal.id, bob, true));
 
-    const closedOnTwo = aliceOnTwo.disconnection();
-    await instanceTwo().close();
-    two = undefined;
-    await closedOnTwo;
-    expect(b.connected).toBe(false);
+    // A message in flight on instance two while it closes: its statement waits for the deal's row,
+    // held here, until two has closed its sockets (their clients have reconnected elsewhere and caught
+    // up by then, so only Redis can tell them).
+    const holder = new pg.Client({ connectionString: database.url });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT id FROM deals WHERE id = $1 FOR UPDATE', [deal.id]);
+      const inFlight = sendThrough(instanceTwo(), bob, deal.id, 'Answered while instance two closes');
+      await waitUntilWaitingForLock(holder);
+
+      const closedOnTwo = aliceOnTwo.disconnection();
+      const closing = instanceTwo().close();
+      two = undefined;
+      await closedOnTwo;
+      expect(b.connected).toBe(false);
+      await holder.query('ROLLBACK');
+      const answered = await inFlight;
+      await closing;
+      expect(await a.waitFor('message-updated', (e) => e.messageData.id === answered.id)).toEqual({
+        dealId: deal.id,
+        messageData: answered,
+        updateType: 'sent',
+      });
+    } finally {
+      await holder.end();
+    }
     await a.waitFor('typing-updated', typingOf(deal.id, bob, false), soonerThanExpiry);
     await quietPeriod();
     expect(a.connected).toBe(true);
@@ -340,3 +363,16 @@ describe.skipIf(!process.env.REDIS_URL)('two instances sharing PostgreSQL and Re
     await a.waitFor('message-updated', (e) => e.messageData.id === message.id);
   });
 });
+
+/** Until another connection is waiting for a lock `holder` holds. */
+async function waitUntilWaitingForLock(holder: pg.Client) {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const { rows } = await holder.query<{ waiting: number }>(
+      'SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE pg_backend_pid() = ANY(pg_blocking_pids(pid))',
+    );
+    if (rows[0]!.waiting > 0) return;
+    if (Date.now() > deadline) throw new Error('nothing came to wait for the lock within 10 s');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

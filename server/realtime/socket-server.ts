@@ -300,11 +300,15 @@ export async function attachRealtime(app: FastifyInstance, services: RealtimeSer
   // instance behind the load balancer (or this one once restarted) and catches up. Closing also ends
   // this instance's typing indicators for the others.
   app.addHook('preClose', async () => {
-    detach();
     for (const socket of io.of('/').sockets.values()) socket.conn.close();
     typing.clear();
   });
+  // The requests still in flight, and the jobs finishing, publish what they change until the end: a
+  // client that has already reconnected elsewhere and caught up hears of it only through Redis. So the
+  // sink stays attached until this hook, which runs once the HTTP server has answered its last request
+  // and after the services have closed (app.ts registers their onClose after this one).
   app.addHook('onClose', async () => {
+    detach();
     await new Promise<void>((resolve) => io.close(() => resolve()));
     await Promise.all(redisClients.map((client) => redisConnections?.close(client)));
   });
