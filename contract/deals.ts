@@ -146,21 +146,61 @@ export const dealSearchParamsSchema = z.object({
   keyword: z.string().trim().max(limits.searchQuery.max).refine(withoutNul, invalidCharacter('Keyword')),
 });
 
+/** What the dealers see of a bidder on their deal's bids: how they have done on this marketplace. */
+export const bidderStatsSchema = z.object({
+  /** The average of the ratings they received (1–5, one decimal), or null before any. */
+  averageRating: z.number().nullable(),
+  reviews: z.number().int(),
+  /** Deals they were the dealmaker of that are completed. */
+  completedDeals: z.number().int(),
+});
+export type BidderStats = z.infer<typeof bidderStatsSchema>;
+
 export const bidSchema = z.object({
   id: z.number().int(),
   dealId: z.number().int(),
   dealmaker: z.string(),
   price: z.number(),
   timestamp: z.string(),
+  /** What the bidder offers to do (null when they gave a price alone). */
+  proposal: z.string().nullable(),
+  /** How many days they expect to take (null when not said). */
+  deliveryDays: z.number().int().nullable(),
+  /** On a deal's list of bids (GET /api/bidding/deal/{dealId}): the price is above the deal's budget. */
+  aboveBudget: z.boolean().optional(),
+  /** On a deal's list of bids: the bidder's record. */
+  bidder: bidderStatsSchema.optional(),
 });
 export type Bid = z.infer<typeof bidSchema>;
 
+const bidDetails = {
+  proposal: z
+    .string({ error: 'Proposal must be text' })
+    .trim()
+    .max(limits.bid.proposal.max, `Proposal must be at most ${limits.bid.proposal.max} characters`)
+    .refine(withoutNul, invalidCharacter('Proposal'))
+    .nullish()
+    .transform((value) => value || null),
+  deliveryDays: z
+    .number({ error: 'Delivery estimate must be a number of days' })
+    .int('Delivery estimate must be a whole number of days')
+    .min(limits.bid.deliveryDays.min, `Delivery estimate must be at least ${limits.bid.deliveryDays.min} day`)
+    .max(limits.bid.deliveryDays.max, `Delivery estimate must be at most ${limits.bid.deliveryDays.max} days`)
+    .nullish()
+    .transform((value) => value ?? null),
+};
+
+/** A bid is a price, optionally with a proposal and a delivery estimate (spec §3 needs the price alone). */
 export const createBidSchema = z.object({
   dealId: bodyDealId,
   price: moneySchema(limits.bidPriceCents.min, limits.bidPriceCents.max),
+  ...bidDetails,
 });
+/** A new price; a proposal or estimate given replaces the old one, one left out stays. */
 export const updateBidSchema = z.object({
   price: moneySchema(limits.bidPriceCents.min, limits.bidPriceCents.max),
+  proposal: bidDetails.proposal.optional(),
+  deliveryDays: bidDetails.deliveryDays.optional(),
 });
 export type NewBid = z.output<typeof createBidSchema>;
 export type BidChange = z.output<typeof updateBidSchema>;

@@ -6,6 +6,16 @@ export const limits = {
   email: { max: 254 },
   profileText: { max: 200 },
   searchQuery: { max: 100 },
+  /** The deals list's filters and saved searches (contract/discovery.ts). */
+  discovery: {
+    /** How far `offset` pages a sorted or ranked list. */
+    maxOffset: 1000,
+    /** Counts stop here and say "or more". */
+    countCap: 1000,
+    savedSearchesPerUser: 20,
+    savedSearchName: { max: 100 },
+  },
+  bid: { proposal: { max: 2000 }, deliveryDays: { min: 1, max: 3650 } },
   profilePicture: {
     maxBytes: 5 * 1024 * 1024,
     /** Stored pictures are re-encoded to fit in this square. */

@@ -51,6 +51,8 @@ export const notificationKinds = [
   'deal-settled',
   'review-received',
   'message',
+  /** A new deal (or one changed to fit) matches a saved search with alerts on. */
+  'saved-search-match',
   /** A sign-in from a device the account had not used (also mailed, whatever the settings: it is about security). */
   'new-sign-in',
 ] as const;

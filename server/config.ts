@@ -92,6 +92,8 @@ const environmentSchema = z.object({
     .positive()
     .max(24 * 365)
     .default(336),
+  /** How long the first mail of a saved search's new matches waits to gather a burst (under a minute). */
+  SAVED_SEARCH_MAIL_GATHER_SECONDS: z.coerce.number().min(0).max(59).default(30),
   DISPUTE_ESCALATION_HOURS: z.coerce
     .number()
     .positive()
@@ -136,6 +138,8 @@ export type Config = {
   escrowHalfTimeoutMs: number;
   /** How long a submitted milestone waits for the dealers' approval before it is released by itself. */
   milestoneAutoReleaseMs: number;
+  /** How long the first mail of a saved search's new matches waits, gathering others with it. */
+  savedSearchMailGatherSeconds: number;
   /** How long an open dispute waits for a settlement before it goes to the operators by itself. */
   disputeEscalationMs: number;
   /** Prometheus metrics' port (`/metrics`); undefined: no metrics server. */
@@ -206,6 +210,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     escrowHalfTimeoutMs: Math.round(e.ESCROW_HALF_TIMEOUT_HOURS * 3_600_000),
     milestoneAutoReleaseMs: Math.round(e.MILESTONE_AUTO_RELEASE_HOURS * 3_600_000),
+    savedSearchMailGatherSeconds: e.SAVED_SEARCH_MAIL_GATHER_SECONDS,
     disputeEscalationMs: Math.round(e.DISPUTE_ESCALATION_HOURS * 3_600_000),
     metricsPort: e.METRICS_PORT,
     metricsHost: e.METRICS_HOST,

@@ -16,6 +16,7 @@ import { operatorRoutes } from './features/operator/operator.routes';
 import { profilePictureFilesRoutes, profileRoutes } from './features/profile/profile.routes';
 import { progressRoutes } from './features/progress/progress.routes';
 import { reviewsRoutes } from './features/reviews/reviews.routes';
+import { savedSearchesRoutes } from './features/saved-searches/saved-searches.routes';
 import { timelineRoutes } from './features/timeline/timeline.routes';
 import { usersRoutes } from './features/users/users.routes';
 import { walletRoutes } from './features/wallet/wallet.routes';
@@ -29,6 +30,7 @@ export const registerRoutes: FastifyPluginAsync = async (app) => {
   await app.register(profileRoutes);
   await app.register(profilePictureFilesRoutes);
   await app.register(dealsRoutes);
+  await app.register(savedSearchesRoutes);
   await app.register(bidsRoutes);
   await app.register(dealmakerRequestsRoutes);
   await app.register(joinRequestsRoutes);

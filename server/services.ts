@@ -24,6 +24,7 @@ import { OperatorService } from './features/operator/operator.service';
 import { ProfileService } from './features/profile/profile.service';
 import { ProgressService } from './features/progress/progress.service';
 import { ReviewsService } from './features/reviews/reviews.service';
+import { SavedSearchesService } from './features/saved-searches/saved-searches.service';
 import { TimelineService } from './features/timeline/timeline.service';
 import { UsersService } from './features/users/users.service';
 import { onMoneyMovement } from './features/wallet/ledger';
@@ -116,6 +117,16 @@ export async function createServices(deps: ServiceDeps) {
     deadlines: { jobs, halfTimeoutMs: config.escrowHalfTimeoutMs },
   });
   const deals = new DealsService({ db, transact, deals: dealAccess, escrow, users, timeline, events });
+  const savedSearches = new SavedSearchesService({
+    ...deps,
+    transact,
+    notifications,
+    events,
+    jobs,
+    background,
+  });
+  // Every public change to a deal (posted, edited, joined, chosen, completed) may make it fit a saved search.
+  dealAccess.whenAnnounced((dealId) => savedSearches.dealChanged(dealId));
   const bids = new BidsService({ db, transact, deals: dealAccess, escrow, timeline, events });
   const dealmakerRequests = new DealmakerRequestsService({
     db,
@@ -178,6 +189,7 @@ export async function createServices(deps: ServiceDeps) {
   await jobs.work('escrow-half-expiry', ({ dealId }) => escrow.expireLoneHalf(dealId));
   await jobs.work('milestone-auto-release', ({ milestoneId }) => milestones.releaseWhenDue(milestoneId));
   await jobs.work('dispute-escalation', ({ disputeId }) => disputes.escalateWhenDue(disputeId));
+  await jobs.work('saved-search-mail', ({ savedSearchId }) => savedSearches.mailWhenDue(savedSearchId));
   await disputes.scheduleMissingDeadlines();
   const ledgerChecks = checkLedgerEvery(
     db,
@@ -221,6 +233,7 @@ export async function createServices(deps: ServiceDeps) {
     milestones,
     completion,
     deals,
+    savedSearches,
     bids,
     dealmakerRequests,
     joinRequests,

@@ -183,8 +183,8 @@ describe('a backup', () => {
       'public.messages': 6,
       'public.wallets': 4,
       'public.bids': 1,
-      // escrow-half-expiry, milestone-auto-release, dispute-escalation.
-      'pgboss.queue': 3,
+      // escrow-half-expiry, milestone-auto-release, dispute-escalation, saved-search-mail.
+      'pgboss.queue': 4,
     });
     expect(rows['public.ledger_transfers']).toBeGreaterThanOrEqual(6);
     expect(rows['public.audit_log']).toBeGreaterThan(0);

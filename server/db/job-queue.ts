@@ -10,9 +10,16 @@ export type JobData = {
   'milestone-auto-release': { milestoneId: number };
   /** Send a dispute nothing has settled in time to the operators (DisputesService). */
   'dispute-escalation': { disputeId: number };
+  /** Mail a saved search's owner the deals it found since its last mail (SavedSearchesService). */
+  'saved-search-mail': { savedSearchId: number };
 };
 export type JobName = keyof JobData;
-export const jobNames: JobName[] = ['escrow-half-expiry', 'milestone-auto-release', 'dispute-escalation'];
+export const jobNames: JobName[] = [
+  'escrow-half-expiry',
+  'milestone-auto-release',
+  'dispute-escalation',
+  'saved-search-mail',
+];
 
 /**
  * Installs pg-boss's schema, or brings it up to pg-boss's version, and creates the queues that do not

@@ -186,6 +186,7 @@ describe('making the restricted role', () => {
           { name: 'dispute-escalation' },
           { name: 'escrow-half-expiry' },
           { name: 'milestone-auto-release' },
+          { name: 'saved-search-mail' },
         ]);
         // A later start finds the role and keeps its password: the running instances' pools still sign in.
         const again = await openDatabase({ kind: 'postgres', url: scratch.urlAs(), poolSize: 1 });

@@ -155,8 +155,19 @@ async function seedOpenDeals(context: SeedContext) {
   });
   if (freight.created) {
     await services.deals.join(freight.id, idOf(context, 'bob'));
-    await services.bids.create(idOf(context, 'carol'), { dealId: freight.id, price: cents(10_500) });
-    await services.bids.create(idOf(context, 'dave'), { dealId: freight.id, price: cents(9_800) });
+    await services.bids.create(idOf(context, 'carol'), {
+      dealId: freight.id,
+      price: cents(10_500),
+      proposal:
+        'I have closed carrier agreements on the Lyon–Milan corridor for five years and know the volume tiers.',
+      deliveryDays: 30,
+    });
+    await services.bids.create(idOf(context, 'dave'), {
+      dealId: freight.id,
+      price: cents(9_800),
+      proposal: null,
+      deliveryDays: null,
+    });
     context.log('bob joined it; carol and dave bid');
   }
   const packaging = await ensureDeal(context, 'bob', {

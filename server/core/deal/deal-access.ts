@@ -30,6 +30,13 @@ export class DealAccess {
     },
   ) {}
 
+  private readonly announced: Array<(dealId: number, updateType: DealUpdateType) => void> = [];
+
+  /** Calls `listener` on this instance after each public change to a deal is announced (not deletions). */
+  whenAnnounced(listener: (dealId: number, updateType: DealUpdateType) => void) {
+    this.announced.push(listener);
+  }
+
   /** Locks the deal row for the rest of the transaction, or 404: every change to a deal starts here. */
   async lock(tx: Tx, id: number): Promise<DealRow> {
     return found(await dealRepository.lock(tx, id));
@@ -105,11 +112,17 @@ export class DealAccess {
   }
 
   /**
-   * These deals as every viewer may get them (a page of the deals list, which viewers share), newest
-   * first: each answers a viewer with their own bid and what they may do (deal.presenter.ts `SharedDeal`).
+   * These deals as every viewer may get them (a page of the deals list, which viewers share), in the
+   * order of `ids`: each answers a viewer with their own bid and what they may do (deal.presenter.ts `SharedDeal`).
    */
   async share(ids: number[], db: DbOrTx = this.deps.db): Promise<SharedDeal[]> {
-    return (await dealRepository.viewsByIds(db, ids, 0)).map(shareDeal);
+    const views = await dealRepository.viewsByIds(db, ids, 0);
+    // In the order of `ids` (a sorted or ranked page); a deal deleted meanwhile is left out.
+    const byId = new Map(views.map((view) => [view.deal.id, view]));
+    return ids.flatMap((id) => {
+      const view = byId.get(id);
+      return view ? [shareDeal(view)] : [];
+    });
   }
 
   /**
@@ -154,6 +167,7 @@ export class DealAccess {
    * every instance forgets its cached pages of the deals list.
    */
   announce(deal: Deal | PublicDeal, updateType: DealUpdateType) {
+    for (const listener of this.announced) listener(deal.id, updateType);
     this.deps.events.signal('deals-changed', null);
     this.deps.events.publish({ everyone: true }, 'deal-updated', {
       dealId: deal.id,

@@ -8,8 +8,13 @@ const creator = alias(users, 'creator');
 const counterpart = alias(users, 'counterpart');
 const dealmaker = alias(users, 'dealmaker');
 
-/** The deal's own columns; the search text (title and description again) stays in the database. */
-const { searchText: _searchText, ...dealColumns } = getTableColumns(deals);
+/** The deal's own columns; the search columns (title and description again) and the derived stage stay in the database. */
+const {
+  searchText: _searchText,
+  searchVector: _searchVector,
+  stage: _stage,
+  ...dealColumns
+} = getTableColumns(deals);
 
 /** The usernames of a deal's people (joined as creator, counterpart and dealmaker). */
 const usernames = {

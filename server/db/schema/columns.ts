@@ -10,3 +10,6 @@ export const optionalTimestamp = (name: string) => timestamp(name, { withTimezon
 export const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
   dataType: () => 'bytea',
 });
+
+/** A full-text search document (PostgreSQL tsvector): only the database reads it. */
+export const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });

@@ -1,6 +1,18 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { cents, createdAt, optionalTimestamp, updatedAt } from './columns';
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { cents, createdAt, optionalTimestamp, tsvector, updatedAt } from './columns';
 import { users } from './users';
 
 export const deals = pgTable(
@@ -31,11 +43,34 @@ export const deals = pgTable(
     searchText: text('search_text')
       .notNull()
       .generatedAlwaysAs(sql`lower(title) || E'\\x1f' || lower(description)`),
+    /**
+     * Where the deal stands, as the list's status filter names it (contract/deals.ts dealStages):
+     * 'open' (no counterpart yet), 'choosing' (both dealers, no dealmaker), 'in_progress', 'completed'.
+     */
+    stage: text('stage')
+      .notNull()
+      .generatedAlwaysAs(
+        sql`case when is_completed then 'completed' when dealmaker_id is not null then 'in_progress' when counterpart_id is not null then 'choosing' else 'open' end`,
+      ),
+    /**
+     * What ranked search looks in: the title (weight A) and the description (weight B), stemmed as
+     * English (docs/decisions/0029-deal-search-and-filters.md).
+     */
+    searchVector: tsvector('search_vector')
+      .notNull()
+      .generatedAlwaysAs(
+        sql`setweight(to_tsvector('english'::regconfig, title), 'A') || setweight(to_tsvector('english'::regconfig, description), 'B')`,
+      ),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     index('deals_created_at_id').on(t.createdAt.desc(), t.id.desc()),
+    // The list's filters and sorts (docs/decisions/0029-deal-search-and-filters.md).
+    index('deals_stage_id').on(t.stage, t.id),
+    index('deals_budget_id').on(t.budgetCents, t.id),
+    index('deals_stage_budget_id').on(t.stage, t.budgetCents, t.id),
+    index('deals_search_vector').using('gin', t.searchVector).with({ fastupdate: false }),
     index('deals_creator_id').on(t.creatorId),
     index('deals_counterpart_id').on(t.counterpartId),
     index('deals_dealmaker_id').on(t.dealmakerId),
@@ -87,12 +122,48 @@ export const bids = pgTable(
       .notNull()
       .references(() => users.id),
     priceCents: cents('price_cents').notNull(),
+    /** What the bidder offers to do, for the dealers to read (at most 2,000 characters). */
+    proposal: text('proposal'),
+    /** How many days the bidder expects the work to take. */
+    deliveryDays: integer('delivery_days'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex('bids_deal_bidder_key').on(t.dealId, t.bidderId),
     index('bids_bidder_id').on(t.bidderId),
+  ],
+);
+
+/**
+ * A bid that is gone, kept for its bidder's "My bids": written where bids are removed with their deal
+ * still deciding (bids.repository `deleteOthers`: another dealmaker was chosen, 'lost'; or this bidder
+ * was, by a request, 'won') and where a deal is deleted ('deal deleted'). A bid its bidder withdrew is
+ * not kept. The deal's title, budget and stage are copied: the deal may be gone.
+ */
+export const bidHistory = pgTable(
+  'bid_history',
+  {
+    /** The bid's own id (bids and history share it: one sequence, one "before" cursor). */
+    bidId: integer('bid_id').primaryKey(),
+    dealId: integer('deal_id').notNull(),
+    bidderId: integer('bidder_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    priceCents: cents('price_cents').notNull(),
+    proposal: text('proposal'),
+    deliveryDays: integer('delivery_days'),
+    dealTitle: text('deal_title').notNull(),
+    dealBudgetCents: cents('deal_budget_cents').notNull(),
+    /** The deal's stage when the bid went (contract/deals.ts dealStages). */
+    dealStage: text('deal_stage').notNull(),
+    outcome: text('outcome').notNull(),
+    bidCreatedAt: timestamp('bid_created_at', { withTimezone: true }).notNull(),
+    endedAt: timestamp('ended_at', { withTimezone: true }).defaultNow().notNull(),
+  },
+  (t) => [
+    index('bid_history_bidder_bid').on(t.bidderId, t.bidId.desc()),
+    check('bid_history_outcome', sql`${t.outcome} in ('won', 'lost', 'deal deleted')`),
   ],
 );
 
@@ -119,8 +190,56 @@ export const dealmakerRequests = pgTable(
   ],
 );
 
-/** A deal as the code reads it: the search column stays in the database. */
-export type DealRow = Omit<typeof deals.$inferSelect, 'searchText'>;
+/**
+ * A saved search of the deals list (the list's own query), and whether new deals it finds are told to
+ * its owner (`alert`). At most 20 a user (contract/limits.ts).
+ */
+export const savedSearches = pgTable(
+  'saved_searches',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** The query as contract/deals.ts savedSearchQuerySchema checked it: { q?, status?, minBudget?, maxBudget? } in cents. */
+    query: jsonb('query')
+      .$type<{ q?: string; status?: string[]; minBudgetCents?: number; maxBudgetCents?: number }>()
+      .notNull(),
+    alert: boolean('alert').notNull(),
+    /** When its owner last looked at its results: matches after this are "new". */
+    seenAt: timestamp('seen_at', { withTimezone: true }).defaultNow().notNull(),
+    /** When its owner was last mailed its new matches: at most one mail an hour. */
+    lastMailedAt: optionalTimestamp('last_mailed_at'),
+    /** When the mail of its unmailed matches is due (its job is scheduled); null when none is. */
+    mailDueAt: optionalTimestamp('mail_due_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('saved_searches_user_id').on(t.userId),
+    index('saved_searches_alert').on(t.id).where(sql`${t.alert}`),
+  ],
+);
+
+/** A deal a saved search found once it was posted (or changed to fit): its owner is told once. */
+export const savedSearchMatches = pgTable(
+  'saved_search_matches',
+  {
+    savedSearchId: integer('saved_search_id')
+      .notNull()
+      .references(() => savedSearches.id, { onDelete: 'cascade' }),
+    dealId: integer('deal_id')
+      .notNull()
+      .references(() => deals.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    /** Null until a mail has listed it, or set at once when its owner was connected (told live only). */
+    mailedAt: optionalTimestamp('mailed_at'),
+  },
+  (t) => [primaryKey({ columns: [t.savedSearchId, t.dealId] })],
+);
+
+/** A deal as the code reads it: the search columns and the derived stage stay in the database. */
+export type DealRow = Omit<typeof deals.$inferSelect, 'searchText' | 'searchVector' | 'stage'>;
 export type BidRow = typeof bids.$inferSelect;
 export type DealmakerRequestRow = typeof dealmakerRequests.$inferSelect;
 export type DealJoinRequestRow = typeof dealJoinRequests.$inferSelect;

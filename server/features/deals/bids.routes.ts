@@ -6,6 +6,7 @@ import {
   selectBidResponseSchema,
   updateBidSchema,
 } from '../../../contract/deals';
+import { myBidSchema, myBidsQuerySchema } from '../../../contract/discovery';
 import { errorBodySchema } from '../../../contract/errors';
 import { dealIdParamSchema, idParamSchema, messageResponseSchema } from '../../../contract/fields';
 import { currentUser, routeDefaults } from '../../lib/route-guard';
@@ -57,6 +58,19 @@ export const bidsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => bids.listOfDeal(request.params.dealId, currentUser(request).id),
+  );
+
+  app.get(
+    '/api/bids/mine',
+    {
+      schema: {
+        description:
+          "The caller's bids, newest first, with their deal and what became of them (pending, selected by one dealer, won, lost, deal deleted).",
+        querystring: myBidsQuerySchema,
+        response: { 200: z.array(myBidSchema) },
+      },
+    },
+    async (request) => bids.mine(currentUser(request).id, request.query),
   );
 
   app.put(

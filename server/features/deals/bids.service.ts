@@ -1,4 +1,5 @@
 import type { Bid, BidChange, Deal, NewBid } from '../../../contract/deals';
+import type { MyBid } from '../../../contract/discovery';
 import { centsToDollars, formatUsdCents } from '../../../contract/money';
 import type { BidSelectionChange, UpdateType } from '../../../contract/realtime';
 import type { DealAccess } from '../../core/deal/deal-access';
@@ -17,7 +18,7 @@ import { notFound } from '../../lib/errors';
 import type { EventPublisher } from '../../lib/events';
 import type { EscrowService } from '../escrow/escrow.service';
 import type { TimelineService } from '../timeline/timeline.service';
-import { presentBid } from './bids.presenter';
+import { presentBid, presentBidForChoosing, presentMyBid } from './bids.presenter';
 import { bidsRepository } from './bids.repository';
 import { assignDealmaker } from './dealmaker-assignment';
 
@@ -37,12 +38,18 @@ export class BidsService {
   ) {}
 
   async create(bidderId: number, input: NewBid) {
-    const { dealId, price } = input;
+    const { dealId, price, proposal, deliveryDays } = input;
     return this.deps
       .transact(async (tx, afterCommit) => {
         const deal = await this.deps.deals.lock(tx, dealId);
         requireMayBid(deal, bidderId, !!(await bidsRepository.findByDealAndBidder(tx, dealId, bidderId)));
-        const row = await bidsRepository.insert(tx, { dealId, bidderId, priceCents: price });
+        const row = await bidsRepository.insert(tx, {
+          dealId,
+          bidderId,
+          priceCents: price,
+          proposal,
+          deliveryDays,
+        });
         const bid = presentBid((await bidsRepository.view(tx, row.id))!);
         await this.deps.timeline.record(tx, afterCommit, {
           dealId,
@@ -67,7 +74,11 @@ export class BidsService {
   update(bidId: number, userId: number, input: BidChange) {
     return this.deps.transact(async (tx, afterCommit) => {
       const { deal, bid } = await this.lockOwnBid(tx, bidId, userId);
-      await bidsRepository.update(tx, bid.id, { priceCents: input.price });
+      await bidsRepository.update(tx, bid.id, {
+        priceCents: input.price,
+        proposal: input.proposal,
+        deliveryDays: input.deliveryDays,
+      });
       // The dealers chose a price; a changed price needs choosing again.
       await this.clearSelectionsOf(tx, deal, bid.id);
       const updated = presentBid((await bidsRepository.view(tx, bid.id))!);
@@ -86,15 +97,26 @@ export class BidsService {
     });
   }
 
-  /** Dealers see every bid of their deal; anyone else only their own. */
-  async listOfDeal(dealId: number, viewerId: number) {
+  /**
+   * Dealers see every bid of their deal, each with its bidder's record and whether its price is above
+   * the budget, to choose by more than the price; anyone else sees only their own bid.
+   */
+  async listOfDeal(dealId: number, viewerId: number): Promise<Bid[]> {
     const deal = await this.deps.deals.find(dealId);
-    const rows = await bidsRepository.listOfDeal(
+    if (!isDealer(deal, viewerId)) {
+      return (await bidsRepository.listOfDeal(this.deps.db, dealId, viewerId)).map(presentBid);
+    }
+    const rows = await bidsRepository.listOfDeal(this.deps.db, dealId);
+    const stats = await bidsRepository.bidderStats(
       this.deps.db,
-      dealId,
-      isDealer(deal, viewerId) ? undefined : viewerId,
+      rows.map((row) => row.bid.bidderId),
     );
-    return rows.map(presentBid);
+    return rows.map((row) => presentBidForChoosing(row, deal.budgetCents, stats.get(row.bid.bidderId)!));
+  }
+
+  /** The user's bids, live and gone, newest first, with their deals and outcomes (GET /api/bids/mine). */
+  async mine(userId: number, page: { limit: number; before?: number }): Promise<MyBid[]> {
+    return (await bidsRepository.mine(this.deps.db, userId, page)).map((row) => presentMyBid(row, userId));
   }
 
   /**

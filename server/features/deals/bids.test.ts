@@ -81,6 +81,8 @@ describe('POST /api/bidding/create', () => {
       dealmaker: bidder.username,
       price: 250.75,
       timestamp: isoTimestamp,
+      proposal: null,
+      deliveryDays: null,
     });
     const [row] = await bidRows(deal.id);
     expect(row).toMatchObject({ id: response.body.id, priceCents: 25075 });
@@ -168,6 +170,8 @@ describe('PUT and DELETE /api/bidding/{id}', () => {
       dealmaker: bidder.username,
       price: 80.5,
       timestamp: isoTimestamp,
+      proposal: null,
+      deliveryDays: null,
     });
     expect((await bidRows(deal.id))[0]!.priceCents).toBe(8050);
   });
@@ -281,14 +285,19 @@ describe('GET /api/bidding/deal/{dealId}', () => {
     const deal = await dealWithDealers(server, creator, counterpart);
     const first = await placeBid(server, bidder, deal.id, 100);
     const second = await placeBid(server, otherBidder, deal.id, 99.99);
+    const bare = { timestamp: isoTimestamp, proposal: null, deliveryDays: null };
     const expected = [
-      { id: second, dealId: deal.id, dealmaker: otherBidder.username, price: 99.99, timestamp: isoTimestamp },
-      { id: first, dealId: deal.id, dealmaker: bidder.username, price: 100, timestamp: isoTimestamp },
+      { id: second, dealId: deal.id, dealmaker: otherBidder.username, price: 99.99, ...bare },
+      { id: first, dealId: deal.id, dealmaker: bidder.username, price: 100, ...bare },
     ];
+    // The dealers also see each bidder's record and whether the price is above the budget (1000 here).
+    const newcomer = { averageRating: null, reviews: 0, completedDeals: 0 };
     for (const dealer of [creator, counterpart]) {
       const response = await listBids(dealer, deal.id);
       expect(response.status).toBe(200);
-      expect(response.body).toEqual(expected);
+      expect(response.body).toEqual(
+        expected.map((bid) => ({ ...bid, aboveBudget: false, bidder: newcomer })),
+      );
     }
     expect((await listBids(bidder, deal.id)).body).toEqual([expected[1]]);
     expect((await listBids(otherBidder, deal.id)).body).toEqual([expected[0]]);

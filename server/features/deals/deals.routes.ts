@@ -8,6 +8,12 @@ import {
   dealSchema,
   dealSearchParamsSchema,
 } from '../../../contract/deals';
+import {
+  dealCountSchema,
+  dealFilterQuerySchema,
+  dealListItemsSchema,
+  dealListQuerySchema,
+} from '../../../contract/discovery';
 import { errorBodySchema } from '../../../contract/errors';
 import { idParamSchema, messageResponseSchema, pageQuerySchema } from '../../../contract/fields';
 import { currentUser, routeDefaults } from '../../lib/route-guard';
@@ -20,11 +26,25 @@ export const dealsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/deals/all',
     {
       schema: {
-        querystring: pageQuerySchema,
-        response: { 200: dealListSchema },
+        description:
+          'The deals list, newest first; with q (keywords), status, minBudget, maxBudget or sort, the deals found, each keyword result with a snippet.',
+        querystring: dealListQuerySchema,
+        response: { 200: dealListItemsSchema },
       },
     },
-    async (request) => deals.list(currentUser(request).id, request.query),
+    async (request) => deals.find(currentUser(request).id, request.query),
+  );
+
+  app.get(
+    '/api/deals/count',
+    {
+      schema: {
+        description: 'How many deals the filters of GET /api/deals/all find: exact up to 1,000, then `more`.',
+        querystring: dealFilterQuerySchema,
+        response: { 200: dealCountSchema },
+      },
+    },
+    async (request) => deals.count(request.query),
   );
 
   app.get(

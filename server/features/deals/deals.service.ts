@@ -1,5 +1,6 @@
 import type { DealEdit } from '../../../contract/deal-changes';
 import type { ActivityEntry, Deal, NewDeal } from '../../../contract/deals';
+import type { DealCount, DealFilters, DealListItem, DealListQuery } from '../../../contract/discovery';
 import { limits } from '../../../contract/limits';
 import { formatUsdCents } from '../../../contract/money';
 import type { DealAccess } from '../../core/deal/deal-access';
@@ -19,7 +20,9 @@ import type { TimelineService } from '../timeline/timeline.service';
 import type { UsersService } from '../users/users.service';
 import { bidsRepository } from './bids.repository';
 import { DealPageCache, sharedPage } from './deal-page-cache';
+import { type DealSearch, dealSearchRepository, fallbackWords } from './deal-search.repository';
 import { dealsRepository } from './deals.repository';
+import { snippetParts } from './snippets';
 
 const fieldWords = {
   title: 'the title',
@@ -74,6 +77,62 @@ export class DealsService {
       afterCommit(() => this.deps.deals.announce(deal, 'created'));
       return deal;
     });
+  }
+
+  /**
+   * A page of the deals list as GET /api/deals/all's query parameters ask: without any, the spec's
+   * list (`list`); with filters, a sort or keywords, the search (deal-search.repository), each deal
+   * of a keyword search with its snippet. The pages are shared through the page cache as `list`'s are.
+   */
+  async find(viewerId: number, query: DealListQuery): Promise<DealListItem[]> {
+    const { q, status, minBudget, maxBudget, sort, limit, before, offset } = query;
+    if (
+      q === undefined &&
+      !status &&
+      minBudget === undefined &&
+      maxBudget === undefined &&
+      !sort &&
+      offset === undefined
+    ) {
+      return this.list(viewerId, { limit, before });
+    }
+    const search: DealSearch = { q, stages: status, minBudgetCents: minBudget, maxBudgetCents: maxBudget };
+    const order = sort ?? (q ? 'relevance' : 'newest');
+    const key = `search\u0000${JSON.stringify([search, order, limit, before, offset])}`;
+    let page = this.pages.get(key);
+    if (!page) {
+      const generation = this.pages.begin();
+      const ids = await dealSearchRepository.pageIds(this.deps.db, search, {
+        sort: order,
+        limit,
+        before,
+        offset,
+      });
+      page = sharedPage(await this.deps.deals.share(ids));
+      this.pages.set(key, page, generation);
+    }
+    const myBids = await dealsRepository.viewerBidsOn(this.deps.db, viewerId, page.ids);
+    const answer = page.answerTo(viewerId, myBids) as Deal[];
+    if (!q) return answer;
+    const headlines = await dealSearchRepository.snippets(this.deps.db, page.ids, q);
+    const { words } = fallbackWords(q);
+    return answer.map((deal) => ({ ...deal, snippet: snippetParts(headlines.get(deal.id) ?? '', words) }));
+  }
+
+  /** How many deals the filters find: exact up to limits.discovery.countCap, then `more`. */
+  async count(filters: DealFilters): Promise<DealCount> {
+    const cap = limits.discovery.countCap;
+    const found = await dealSearchRepository.count(
+      this.deps.db,
+      {
+        q: filters.q,
+        stages: filters.status,
+        minBudgetCents: filters.minBudget,
+        maxBudgetCents: filters.maxBudget,
+      },
+      cap + 1,
+    );
+    return { count: Math.min(found, cap), more: found > cap };
   }
 
   /**
@@ -295,6 +354,7 @@ export class DealsService {
         ],
       });
       // Bids, requests, messages, progress, disputes, the escrow and the timeline go with it (ON DELETE CASCADE).
+      await bidsRepository.keepBidsOfDeletedDeal(tx, id);
       await dealsRepository.delete(tx, id);
       afterCommit(() => this.deps.deals.announceDeleted(id));
       return { message: 'Deal deleted successfully!' };
