@@ -91,6 +91,12 @@ export const notificationSchema = z.object({
   dealId: z.number().int().nullable(),
   actor: z.object({ username: z.string(), full_name: z.string() }).nullable(),
   message: z.string(),
+  /**
+   * How many times it happened: repeats of one kind on one deal within an hour, while unread, are one
+   * entry (its message the latest); a 'notification' event with the id of an entry already shown
+   * replaces it.
+   */
+  count: z.number().int(),
   createdAt: z.string(),
   readAt: z.string().nullable(),
 });
@@ -140,6 +146,8 @@ export type NotificationEvent = {
   kind: NotificationKind;
   dealId: number | null;
   message: string;
+  /** Its count of repeats: an event with the id of an entry already shown replaces that entry. */
+  count: number;
   createdAt: string;
   unreadCount: number;
 };

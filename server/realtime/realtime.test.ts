@@ -243,6 +243,7 @@ describe('user rooms', () => {
       kind: 'deal-joined',
       dealId: deal.id,
       message: `${bob.username} joined your deal "${deal.title}".`,
+      count: 1,
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       unreadCount: 1,
     });
@@ -353,6 +354,8 @@ describe('who receives which event', () => {
       dealmaker: carol.username,
       price,
       timestamp: expect.any(String),
+      proposal: null,
+      deliveryDays: null,
     });
     for (const client of [a, b, c]) {
       // The object under `data` (spec §7) and again under `bidData` (the original client's name).

@@ -38,6 +38,7 @@ ALTER TABLE "bids" ADD COLUMN "proposal" text;--> statement-breakpoint
 ALTER TABLE "bids" ADD COLUMN "delivery_days" integer;--> statement-breakpoint
 ALTER TABLE "deals" ADD COLUMN "stage" text GENERATED ALWAYS AS (case when is_completed then 'completed' when dealmaker_id is not null then 'in_progress' when counterpart_id is not null then 'choosing' else 'open' end) STORED NOT NULL;--> statement-breakpoint
 ALTER TABLE "deals" ADD COLUMN "search_vector" "tsvector" GENERATED ALWAYS AS (setweight(to_tsvector('english'::regconfig, title), 'A') || setweight(to_tsvector('english'::regconfig, description), 'B')) STORED NOT NULL;--> statement-breakpoint
+ALTER TABLE "notifications" ADD COLUMN "repeats" integer DEFAULT 1 NOT NULL;--> statement-breakpoint
 ALTER TABLE "bid_history" ADD CONSTRAINT "bid_history_bidder_id_users_id_fk" FOREIGN KEY ("bidder_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "saved_search_matches" ADD CONSTRAINT "saved_search_matches_saved_search_id_saved_searches_id_fk" FOREIGN KEY ("saved_search_id") REFERENCES "public"."saved_searches"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "saved_search_matches" ADD CONSTRAINT "saved_search_matches_deal_id_deals_id_fk" FOREIGN KEY ("deal_id") REFERENCES "public"."deals"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint

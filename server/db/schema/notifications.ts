@@ -26,6 +26,11 @@ export const notifications = pgTable(
     dealId: integer('deal_id').references(() => deals.id, { onDelete: 'set null' }),
     actorId: integer('actor_id').references(() => users.id, { onDelete: 'set null' }),
     message: text('message').notNull(),
+    /**
+     * How many times it happened: a notification of the same kind on the same deal while this one is
+     * unread and less than an hour old adds to it (and tells its latest message) rather than a new row.
+     */
+    repeats: integer('repeats').notNull().default(1),
     createdAt: createdAt(),
     readAt: optionalTimestamp('read_at'),
   },

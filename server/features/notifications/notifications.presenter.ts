@@ -9,6 +9,7 @@ export function presentNotification(view: NotificationView): Notification {
     dealId: notification.dealId,
     actor: view.actorUsername ? { username: view.actorUsername, full_name: view.actorFullName ?? '' } : null,
     message: notification.message,
+    count: notification.repeats,
     createdAt: notification.createdAt.toISOString(),
     readAt: notification.readAt?.toISOString() ?? null,
   };

@@ -19,28 +19,51 @@ export type NewNotification = {
 };
 
 /**
- * `insert`'s statement: the rows, then each recipient's unread count. The statement's snapshot sees what
- * this transaction wrote before it but not the rows it inserts itself, hence the second count. It
- * carries the change the notifications tell of when that comes as a part (the timeline's entry:
- * timeline.repository `entryAlongside`).
+ * `insert`'s statement: the rows, then each recipient's unread count. A row of the same kind on the same
+ * deal as one of the recipient's notifications that is unread and less than an hour old is added to that
+ * one instead (its `repeats` counts up and its message becomes the latest): a run of progress moves is
+ * one entry, not thirty (chat has its own bursts, and a new sign-in always stands alone). The
+ * statement's snapshot sees what this transaction wrote before it but not the rows it inserts itself,
+ * hence the second count. It carries the change the notifications tell of when that comes as a part
+ * (the timeline's entry: timeline.repository `entryAlongside`).
  */
 const insertNotifications = defineStatement({
   name: 'notifications_insert',
   params: { userIds: 'int4[]', kinds: 'text[]', dealIds: 'int4?[]', actorIds: 'int4?[]', messages: 'text[]' },
   alone: true,
   text: (part) => `
-  with ${part ? `${part.ctes}, ` : ''}inserted as (
-    insert into notifications (user_id, kind, deal_id, actor_id, message)
+  with ${part ? `${part.ctes}, ` : ''}incoming as (
     select * from unnest($userIds::int[], $kinds::text[], $dealIds::int[], $actorIds::int[], $messages::text[])
-    returning id, user_id, kind, deal_id, actor_id, message, created_at
+      as incoming(user_id, kind, deal_id, actor_id, message)
+  ), grouped as (
+    update notifications repeated
+       set repeats = repeated.repeats + 1, message = incoming.message, actor_id = incoming.actor_id
+      from incoming
+     where incoming.kind not in ('message', 'new-sign-in')
+       and repeated.id = (select max(latest.id) from notifications latest
+                           where latest.user_id = incoming.user_id and latest.kind = incoming.kind
+                             and latest.deal_id = incoming.deal_id and latest.read_at is null
+                             and latest.created_at > now() - interval '1 hour')
+    returning repeated.id, repeated.user_id, repeated.kind, repeated.deal_id, repeated.actor_id,
+              repeated.message, repeated.repeats, repeated.created_at
+  ), inserted as (
+    insert into notifications (user_id, kind, deal_id, actor_id, message)
+    select incoming.user_id, incoming.kind, incoming.deal_id, incoming.actor_id, incoming.message
+      from incoming
+     where not exists (select 1 from grouped
+                        where grouped.user_id = incoming.user_id and grouped.kind = incoming.kind
+                          and grouped.deal_id = incoming.deal_id)
+    returning id, user_id, kind, deal_id, actor_id, message, repeats, created_at
+  ), stored as (
+    select * from inserted union all select * from grouped
   )
-  select inserted.id, inserted.user_id as "userId", inserted.kind, inserted.deal_id as "dealId",
-         inserted.actor_id as "actorId", inserted.message, inserted.created_at as "createdAt",
+  select stored.id, stored.user_id as "userId", stored.kind, stored.deal_id as "dealId",
+         stored.actor_id as "actorId", stored.message, stored.repeats, stored.created_at as "createdAt",
          (select count(*) from notifications earlier
-           where earlier.user_id = inserted.user_id and earlier.read_at is null)::int
-         + (select count(*) from inserted mine where mine.user_id = inserted.user_id)::int as "unreadCount"
-    from inserted
-   order by inserted.id`,
+           where earlier.user_id = stored.user_id and earlier.read_at is null)::int
+         + (select count(*) from inserted mine where mine.user_id = stored.user_id)::int as "unreadCount"
+    from stored
+   order by stored.id`,
   columns: {
     id: 'int8',
     userId: 'int4',
@@ -48,6 +71,7 @@ const insertNotifications = defineStatement({
     dealId: 'int4?',
     actorId: 'int4?',
     message: 'text',
+    repeats: 'int4',
     createdAt: 'timestamptz',
     unreadCount: 'int4',
   },

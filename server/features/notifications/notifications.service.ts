@@ -103,7 +103,14 @@ export class NotificationsService {
   deliverChatBurst(message: { dealId: number; senderId: number }, stored: StoredChatNotice[]) {
     for (const { unreadCount, ...notice } of stored) {
       this.deliver(
-        { ...notice, kind: 'message', dealId: message.dealId, actorId: message.senderId, readAt: null },
+        {
+          ...notice,
+          kind: 'message',
+          dealId: message.dealId,
+          actorId: message.senderId,
+          repeats: 1,
+          readAt: null,
+        },
         unreadCount,
       );
     }
@@ -165,6 +172,7 @@ export class NotificationsService {
       kind: row.kind as NotificationKind,
       dealId: row.dealId,
       message: row.message,
+      count: row.repeats,
       createdAt: row.createdAt.toISOString(),
       unreadCount,
     });

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Deal } from '../../../contract/deals';
 import { emailedNotificationKinds, type NotificationList } from '../../../contract/notifications';
+import type { ServerEvents } from '../../../contract/realtime';
 import {
   createDeal,
   isoTimestamp,
@@ -231,29 +232,34 @@ describe('who is told what: a deal from posting to review', () => {
       },
     ]);
 
-    // Everything above is stored, newest first, with its actor.
+    // Everything above is stored, newest first, with its actor; the two bids within the hour are one
+    // entry that counts them and tells of the latest.
     const stored = (await inbox(creator)).body;
-    expect(stored.notifications.map((notification) => notification.kind)).toEqual([
-      'escrow-released',
-      'dispute-resolved',
-      'progress-moved',
-      'progress-added',
-      'escrow-locked',
-      'deal-finalized',
-      'bid-created',
-      'bid-created',
-      'deal-joined',
+    expect(stored.notifications.map((notification) => [notification.kind, notification.count])).toEqual([
+      ['escrow-released', 1],
+      ['dispute-resolved', 1],
+      ['progress-moved', 1],
+      ['progress-added', 1],
+      ['escrow-locked', 1],
+      ['deal-finalized', 1],
+      ['bid-created', 2],
+      ['deal-joined', 1],
     ]);
+    expect(stored.notifications.find((notification) => notification.kind === 'bid-created')).toMatchObject({
+      actor: { username: bidder.username },
+      message: `${bidder.username} bid $950.00 on your deal "${title}".`,
+    });
     expect(stored.notifications[0]).toEqual({
       id: expect.any(Number),
       kind: 'escrow-released',
       dealId: deal.id,
       actor: { username: counterpart.username, full_name: counterpart.full_name },
       message: `"${title}" is completed: the escrow of $900.00 was released to the dealmaker.`,
+      count: 1,
       createdAt: isoTimestamp,
       readAt: null,
     });
-    expect(stored.unreadCount).toBe(9);
+    expect(stored.unreadCount).toBe(8);
     expect((await inbox(outsider)).body).toEqual({ notifications: [], unreadCount: 0 });
   });
 
@@ -342,6 +348,60 @@ describe('who is told what: a deal from posting to review', () => {
     ]);
     const [latest] = (await inbox(bidder)).body.notifications;
     expect(latest).toMatchObject({ kind: 'deal-deleted', dealId: null, message: deleted });
+  });
+});
+
+describe('repeats within the hour', () => {
+  it('adds a repeat of one kind on one deal to the unread entry, live, but not to a read one, another deal or an older one', async () => {
+    const [a, b, c, d] = await signUpMany(server, 4);
+    const deal = await createDeal(server, creator, { title: 'Busy deal' });
+    const other = await createDeal(server, creator, { title: 'Quiet deal' });
+    const bidsOf = (user: SignedUpUser, dealId: number) =>
+      server.post('/api/bidding/create', { token: user.token, body: { dealId, price: 100 } });
+    recorder.take();
+    const live = () =>
+      recorder
+        .take()
+        .filter((event) => event.event === 'notification' && event.audience.users?.[0] === id(creator))
+        .map((event) => {
+          const { id: entry, count, message } = event.payload as ServerEvents['notification'];
+          return { entry, count, message };
+        });
+
+    await ok(bidsOf(a!, deal.id), 201);
+    const [first] = live();
+    expect(first).toEqual({
+      entry: expect.any(Number),
+      count: 1,
+      message: `${a!.username} bid $100.00 on your deal "Busy deal".`,
+    });
+    await ok(bidsOf(b!, deal.id), 201);
+    // The same entry again, counting two and telling of the latest: the web replaces it in place.
+    expect(live()).toEqual([
+      { entry: first!.entry, count: 2, message: `${b!.username} bid $100.00 on your deal "Busy deal".` },
+    ]);
+    const unread = (await inbox(creator)).body.unreadCount;
+    await ok(bidsOf(c!, other.id), 201);
+    const [elsewhere] = live();
+    expect(elsewhere!.entry).not.toBe(first!.entry);
+    expect(elsewhere!.count).toBe(1);
+    expect((await inbox(creator)).body.unreadCount).toBe(unread + 1);
+
+    // Read, the entry stays as it was; the next bid starts a new one.
+    await ok(markRead(creator, { ids: [first!.entry] }));
+    await ok(bidsOf(d!, deal.id), 201);
+    const [afterRead] = live();
+    expect(afterRead!.entry).not.toBe(first!.entry);
+    expect(afterRead!.count).toBe(1);
+
+    // An entry more than an hour old is not added to.
+    await server.db.execute(
+      sql`update notifications set created_at = now() - interval '61 minutes' where id = ${afterRead!.entry}`,
+    );
+    await ok(bidsOf(outsider, deal.id), 201);
+    const [later] = live();
+    expect(later!.entry).not.toBe(afterRead!.entry);
+    expect(later!.count).toBe(1);
   });
 });
 
@@ -491,6 +551,7 @@ describe('the notification event', () => {
       kind: 'deal-joined',
       dealId: deal.id,
       message: stored!.message,
+      count: 1,
       createdAt: stored!.createdAt,
       unreadCount: 1,
     });

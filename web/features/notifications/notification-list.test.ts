@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Notification } from '../../../contract/notifications';
-import { bellCountText, bellLabel, markReadInPages, notificationTarget } from './notification-list';
+import {
+  bellCountText,
+  bellLabel,
+  markReadInPages,
+  notificationTarget,
+  repeatsText,
+} from './notification-list';
 
 const notification = (id: number, readAt: string | null = null): Notification => ({
   id,
@@ -8,6 +14,7 @@ const notification = (id: number, readAt: string | null = null): Notification =>
   dealId: 7,
   actor: null,
   message: `Notification ${id}`,
+  count: 1,
   createdAt: '2025-01-01T12:00:00.000Z',
   readAt,
 });
@@ -51,5 +58,12 @@ describe('notificationTarget', () => {
     expect(notificationTarget({ kind: 'escrow-paid', dealId: 12 })).toBe('/deals/12');
     expect(notificationTarget({ kind: 'deal-deleted', dealId: null })).toBeNull();
     expect(notificationTarget({ kind: 'new-sign-in', dealId: null })).toBe('/profile#security');
+  });
+});
+
+describe('repeatsText', () => {
+  it('says how many times an entry happened', () => {
+    expect(repeatsText(2)).toBe('2 times');
+    expect(repeatsText(30)).toBe('30 times');
   });
 });

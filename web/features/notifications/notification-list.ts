@@ -33,3 +33,6 @@ export function notificationTarget(notification: Pick<Notification, 'kind' | 'de
   if (notification.kind === 'new-sign-in') return '/profile#security';
   return notification.dealId !== null ? `/deals/${notification.dealId}` : null;
 }
+
+/** An entry that stands for several notifications of one kind on one deal: "3 times". */
+export const repeatsText = (count: number) => `${count} times`;

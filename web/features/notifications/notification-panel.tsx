@@ -11,7 +11,7 @@ import { LoadingState } from '../../components/ui/spinner';
 import { cn } from '../../lib/cn';
 import { formatDateTime, formatRelativeTime } from '../../lib/time';
 import { useNow } from '../../lib/use-now';
-import { notificationTarget } from './notification-list';
+import { notificationTarget, repeatsText } from './notification-list';
 import { markNotificationsRead, useNotificationList, useUnreadNotificationCount } from './notifications-api';
 
 /**
@@ -130,6 +130,11 @@ function NotificationRow({
           )}
         >
           {notification.message}
+          {notification.count > 1 && (
+            <span className="ml-1.5 inline-block rounded-full bg-slate-200 px-1.5 text-xs font-medium text-slate-700">
+              {repeatsText(notification.count)}
+            </span>
+          )}
         </span>
         <time
           dateTime={notification.createdAt}

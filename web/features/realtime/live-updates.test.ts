@@ -10,6 +10,7 @@ import type { RealtimeSocket } from '../../lib/socket';
 import { makeDeal } from '../../test/deal-fixtures';
 import { dealmakerRequestKeys } from '../dealmaker-requests';
 import { type DealListData, dealQueryKeys } from '../deals';
+import { myBidKeys, savedSearchKeys } from '../discovery';
 import { disputesQueryKey } from '../disputes';
 import { escrowQueryKey, milestonesQueryKey } from '../escrow';
 import { type MessagePages, messageKeys } from '../messages';
@@ -19,6 +20,11 @@ import { walletKeys } from '../wallet';
 import { attachLiveUpdates, createLiveUpdates, type LiveViewer } from './live-updates';
 
 vi.mock('sonner', () => ({ toast: vi.fn() }));
+// Which chat is in front of the viewer: deal 8's, in these tests.
+vi.mock('../messages', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../messages')>()),
+  isChatInView: (dealId: number | null) => dealId === 8,
+}));
 
 const listOf = (...deals: Deal[]): DealListData => ({
   pages: [{ deals, nextBefore: undefined }],
@@ -284,6 +290,7 @@ describe('notification', () => {
   const notice = (fields: Pick<NotificationEvent, 'message' | 'kind'>): NotificationEvent => ({
     id: 1,
     dealId: 4,
+    count: 1,
     createdAt: '2025-01-01T00:00:00.000Z',
     unreadCount: 1,
     ...fields,
@@ -305,6 +312,69 @@ describe('notification', () => {
     handlers.notification({ ...notice({ message: 'Hi', kind: 'message' }), unreadCount: 5 });
     expect(queryClient.getQueryData(notificationKeys.unreadCount())).toBe(5);
     expect(invalidated(notificationKeys.list())).toBe(true);
+  });
+});
+
+describe('discovery', () => {
+  const notice = (fields: Pick<NotificationEvent, 'message' | 'kind' | 'dealId'>): NotificationEvent => ({
+    id: 1,
+    count: 1,
+    createdAt: '2025-01-01T00:00:00.000Z',
+    unreadCount: 1,
+    ...fields,
+  });
+  const myBid = (id: number, dealId: number) => ({
+    id,
+    price: 10,
+    proposal: null,
+    deliveryDays: null,
+    createdAt: '2025-01-01T00:00:00.000Z',
+    deal: { id: dealId, title: 'Deal', status: 'open', budget: 100 },
+    selectedByCreator: false,
+    selectedByCounterpart: false,
+    outcome: 'pending',
+  });
+
+  it('raises no toast for a message of the chat in front of the viewer, and one for any other chat', () => {
+    handlers.notification(notice({ message: 'New message on deal 8', kind: 'message', dealId: 8 }));
+    expect(toast).not.toHaveBeenCalled();
+    handlers.notification(notice({ message: 'New message on deal 9', kind: 'message', dealId: 9 }));
+    expect(toast).toHaveBeenCalledWith('New message on deal 9', { duration: 3000 });
+    // Only chat messages are left out: other news about that deal still shows.
+    handlers.notification(notice({ message: 'Someone joined', kind: 'deal-joined', dealId: 8 }));
+    expect(toast).toHaveBeenCalledWith('Someone joined', { duration: 3000 });
+  });
+
+  it('asks the saved searches again on a new match, with its toast', () => {
+    queryClient.setQueryData(savedSearchKeys.all, []);
+    handlers.notification(
+      notice({ message: 'A new deal matches “tea”', kind: 'saved-search-match', dealId: 12 }),
+    );
+    expect(invalidated(savedSearchKeys.all)).toBe(true);
+    expect(toast).toHaveBeenCalledWith('A new deal matches “tea”', { duration: 3000 });
+  });
+
+  it('asks My Bids again when an event concerns one of its deals, and only then', () => {
+    queryClient.setQueryData(myBidKeys.all, { pages: [[myBid(1, 5)]], pageParams: [undefined] });
+    handlers['deal-updated'](dealEvent(makeDeal({ id: 6 }), 'updated'));
+    expect(invalidated(myBidKeys.all)).toBe(false);
+    handlers['deal-updated'](dealEvent(makeDeal({ id: 5, dealer_joined: 'bob' }), 'finalized'));
+    expect(invalidated(myBidKeys.all)).toBe(true);
+
+    queryClient.setQueryData(myBidKeys.all, { pages: [[myBid(1, 5)]], pageParams: [undefined] });
+    handlers['bid-updated']({ dealId: 5, data: { id: 1, dealFinalized: false }, updateType: 'selected' });
+    expect(invalidated(myBidKeys.all)).toBe(true);
+
+    queryClient.setQueryData(myBidKeys.all, { pages: [[myBid(1, 5)]], pageParams: [undefined] });
+    handlers.notification(notice({ message: 'Your bid was selected', kind: 'bid-selected', dealId: 5 }));
+    expect(invalidated(myBidKeys.all)).toBe(true);
+  });
+
+  it('counts the searches on screen again when a deal changes', () => {
+    const key = dealQueryKeys.count({ q: 'tea', status: [] });
+    queryClient.setQueryData(key, { count: 1, more: false });
+    handlers['deal-updated'](dealEvent(makeDeal({ id: 6 }), 'created'));
+    expect(invalidated(key)).toBe(true);
   });
 });
 
