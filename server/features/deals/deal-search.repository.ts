@@ -1,6 +1,6 @@
-import { and, asc, desc, type SQL, sql } from 'drizzle-orm';
+import { type AnyColumn, and, asc, desc, type SQL, sql } from 'drizzle-orm';
 import type { DealSort, DealStage } from '../../../contract/discovery';
-import type { DbOrTx } from '../../db/client';
+import type { DbOrTx, Tx } from '../../db/client';
 import { deals } from '../../db/schema';
 
 /**
@@ -22,7 +22,9 @@ export type DealSearch = {
 const wholeDescriptionChars = 240;
 
 /** Relevance ranks the newest this many matches: a common word must not rank half the table. */
-const rankedCandidates = 1000;
+const rankedCandidates = 200;
+/** How many deals, in the order asked for, a keyword search reads before it asks the word index (`matchingIds`). */
+const probeRows = 10_000;
 
 const searchConfig = sql.raw(`'english'::regconfig`);
 const textQuery = (q: string) => sql`websearch_to_tsquery(${searchConfig}, ${q})`;
@@ -70,16 +72,31 @@ function nearlyMatches(q: string): SQL | undefined {
   return sql.join(conditions, sql` and `);
 }
 
-function orderBy(sort: Exclude<DealSort, 'relevance'>): SQL[] {
+type Order = Exclude<DealSort, 'relevance'>;
+
+/** The order over these columns (the deals table's or a subquery's). */
+function orderOf(
+  sort: Order,
+  columns: { id: SQL.Aliased | AnyColumn; budgetCents: SQL.Aliased | AnyColumn },
+): SQL[] {
+  const id = sql`${columns.id}`;
+  const budget = sql`${columns.budgetCents}`;
   switch (sort) {
     case 'newest':
-      return [desc(deals.id)];
+      return [desc(id)];
     case 'budget_desc':
-      return [desc(deals.budgetCents), desc(deals.id)];
+      return [desc(budget), desc(id)];
     case 'budget_asc':
-      return [asc(deals.budgetCents), asc(deals.id)];
+      return [asc(budget), asc(id)];
   }
 }
+const orderBy = (sort: Order) => orderOf(sort, { id: deals.id, budgetCents: deals.budgetCents });
+/** The same orders over the columns of the word index's matches (`matchingIds`). */
+const orderSql: Record<Order, string> = {
+  newest: 'id desc',
+  budget_desc: 'budget_cents desc, id desc',
+  budget_asc: 'budget_cents asc, id asc',
+};
 
 /** Ids of the deals meeting every condition, in this order. */
 async function idsWhere(
@@ -127,31 +144,59 @@ export const dealSearchRepository = {
     return [...matched, ...nearIds].slice(offset);
   },
 
-  /** The first `wanted` deals the keywords match by their words, in the order asked for. */
+  /**
+   * The first `wanted` deals the keywords match by their words, in the order asked for; for relevance,
+   * the newest matches ranked (at most `rankedCandidates`: those among the first `probeRows` deals
+   * when they fill the page, else the newest overall).
+   *
+   * PostgreSQL cannot tell how many deals a tsquery matches well enough to choose between walking the
+   * deals in the order asked for (right for a common word) and collecting every match from the word
+   * index to sort them (right for a rare one): it walked the whole table for a rare word. So the walk is
+   * tried first and bounded: the first `probeRows` deals the filters find in that order, the keywords
+   * checked on each. When they hold enough matches, those are the answer (any later match comes after
+   * them in that order); otherwise the keywords are rare among them, and every match is collected from
+   * the word index (a materialized CTE, so the planner cannot turn it back into a walk) and sorted.
+   */
   async matchingIds(db: DbOrTx, q: string, filters: SQL[], sort: DealSort, wanted: number) {
-    const conditions = [...filters, matchesText(q)];
-    if (sort !== 'relevance') return idsWhere(db, conditions, orderBy(sort), { limit: wanted });
-    // Ranked among the newest matches (rankedCandidates): see the decision record for why.
-    const candidates = db
-      .select({
-        id: deals.id,
-        rank: sql<number>`ts_rank(${deals.searchVector}, ${textQuery(q)}, 1)`.as('rank'),
-      })
+    const order = sort === 'relevance' ? 'newest' : sort;
+    const needed = sort === 'relevance' ? Math.max(rankedCandidates, wanted) : wanted;
+    const firstRows = db
+      .select({ id: deals.id, budgetCents: deals.budgetCents, searchVector: deals.searchVector })
       .from(deals)
-      .where(and(...conditions))
-      .orderBy(desc(deals.id))
-      .limit(rankedCandidates)
-      .as('candidates');
-    const rows = await db
-      .select({ id: candidates.id })
-      .from(candidates)
-      .orderBy(desc(candidates.rank), desc(candidates.id))
+      .where(and(...filters))
+      .orderBy(...orderBy(order))
+      .limit(probeRows)
+      .as('first_rows');
+    const probed = await db
+      .select({ id: firstRows.id })
+      .from(firstRows)
+      .where(sql`${firstRows.searchVector} @@ ${textQuery(q)}`)
+      .orderBy(...orderOf(order, { id: firstRows.id, budgetCents: firstRows.budgetCents }))
+      .limit(needed);
+    let ids = probed.map((row) => row.id);
+    // Relevance ranks what the walk found when that fills the page: the newest matches, at most
+    // rankedCandidates of them, among the first probeRows deals.
+    if (ids.length < (sort === 'relevance' ? wanted : needed)) {
+      const conditions = sql.join([...filters, matchesText(q)], sql` and `);
+      const result = await db.execute(sql`
+        with matches as materialized (
+          select ${deals.id} as id, ${deals.budgetCents} as budget_cents from ${deals} where ${conditions}
+        )
+        select id from matches order by ${sql.raw(orderSql[order])} limit ${needed}`);
+      ids = (result as unknown as { rows: Array<{ id: number }> }).rows.map((row) => Number(row.id));
+    }
+    if (sort !== 'relevance' || ids.length === 0) return ids;
+    const ranked = await db
+      .select({ id: deals.id })
+      .from(deals)
+      .where(sql`${deals.id} = any(${`{${ids.join(',')}}`}::int[])`)
+      .orderBy(desc(sql`ts_rank(${deals.searchVector}, ${textQuery(q)}, 1)`), desc(deals.id))
       .limit(wanted);
-    return rows.map((row) => row.id);
+    return ranked.map((row) => row.id);
   },
 
-  /** How many deals the search finds, exact up to `cap` (counting stops there). */
-  async count(db: DbOrTx, search: DealSearch, cap: number): Promise<number> {
+  /** How many deals the search finds, exact up to `cap` (counting stops there); `tx` a transaction of its own. */
+  async count(db: Tx, search: DealSearch, cap: number): Promise<number> {
     const filters = filterConditions(search);
     const countOf = async (conditions: SQL[], upTo: number) => {
       const found = db
@@ -164,6 +209,11 @@ export const dealSearchRepository = {
       return row!.count;
     };
     if (!search.q) return countOf(filters, cap);
+    // As in matchingIds, the planner may walk the whole table for a rare word: the count (run in a
+    // transaction of its own, DealsService.count) reads the word index's matches as a bitmap instead,
+    // which stops at `cap` rows for a common word and is small for a rare one.
+    await db.execute(sql`set local enable_seqscan = off`);
+    await db.execute(sql`set local enable_indexscan = off`);
     const matched = await countOf([...filters, matchesText(search.q)], cap);
     const near = nearlyMatches(search.q);
     if (matched >= cap || !near) return matched;

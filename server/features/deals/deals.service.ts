@@ -122,15 +122,17 @@ export class DealsService {
   /** How many deals the filters find: exact up to limits.discovery.countCap, then `more`. */
   async count(filters: DealFilters): Promise<DealCount> {
     const cap = limits.discovery.countCap;
-    const found = await dealSearchRepository.count(
-      this.deps.db,
-      {
-        q: filters.q,
-        stages: filters.status,
-        minBudgetCents: filters.minBudget,
-        maxBudgetCents: filters.maxBudget,
-      },
-      cap + 1,
+    const found = await this.deps.transact((tx) =>
+      dealSearchRepository.count(
+        tx,
+        {
+          q: filters.q,
+          stages: filters.status,
+          minBudgetCents: filters.minBudget,
+          maxBudgetCents: filters.maxBudget,
+        },
+        cap + 1,
+      ),
     );
     return { count: Math.min(found, cap), more: found > cap };
   }

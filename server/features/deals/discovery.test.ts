@@ -164,6 +164,25 @@ describe('GET /api/deals/all with filters, sorts and keywords', () => {
     expect((await server.get('/api/deals/count')).body).toEqual(signInFirst);
   });
 
+  it('answers a page from the deals walked in order when they hold enough matches, as the word index would', async () => {
+    const harbor: number[] = [];
+    for (let n = 1; n <= 12; n++) {
+      const deal = await createDeal(server, erin, {
+        title: n % 3 === 0 ? `Harbor crane ${n}` : `Crane ${n}`,
+        description: 'Lifting gear',
+        budget: 100 + ((n * 37) % 12) * 10,
+      });
+      if (n % 3 === 0) harbor.push(deal.id);
+    }
+    // Four matches: the first page of two comes from the walk, the whole list from the word index.
+    expect(await idsOf('?q=harbor&sort=newest&limit=2')).toEqual([harbor[3], harbor[2]]);
+    expect(await idsOf('?q=harbor&sort=newest&limit=10')).toEqual([...harbor].reverse());
+    const byBudget = await idsOf('?q=harbor&sort=budget_asc&limit=10');
+    expect(await idsOf('?q=harbor&sort=budget_asc&limit=2')).toEqual(byBudget.slice(0, 2));
+    expect(await idsOf('?q=harbor&sort=budget_asc&limit=2&offset=2')).toEqual(byBudget.slice(2, 4));
+    expect((await idsOf('?q=harbor&limit=2')).length).toBe(2);
+  });
+
   it('refuses bad parameters with a clear message and no answer', async () => {
     const bad = async (query: string, field: string, message: string) => {
       const response = await list(query);
