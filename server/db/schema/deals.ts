@@ -136,6 +136,18 @@ export const bids = pgTable(
 );
 
 /**
+ * Every word the deals' titles and descriptions use (lowercased, 3–40 letters or digits), kept by the
+ * database itself (trigger deals_keep_search_words, migration 0011): a keyword search that finds little
+ * looks here for the words closest to the keywords (a typo, a word the stemmer does not join) and
+ * searches again with them (docs/decisions/0029-deal-search-and-filters.md).
+ */
+export const searchWords = pgTable(
+  'search_words',
+  { word: text('word').primaryKey() },
+  (t) => [index('search_words_trgm').using('gin', sql`${t.word} gin_trgm_ops`)],
+);
+
+/**
  * A bid that is gone, kept for its bidder's "My bids": written where bids are removed with their deal
  * still deciding (bids.repository `deleteOthers`: another dealmaker was chosen, 'lost'; or this bidder
  * was, by a request, 'won') and where a deal is deleted ('deal deleted'). A bid its bidder withdrew is

@@ -8,8 +8,9 @@ import { deals } from '../../db/schema';
  *
  * Keywords are read as a web search (websearch_to_tsquery: words, "phrases", -excluded) against the
  * stemmed title and description (`search_vector`). When that finds fewer deals than asked for, deals
- * whose words are close to the keywords (pg_trgm word similarity over `search_text`: one typo, or a
- * word the stemmer does not join) follow, so a misspelt search still finds something.
+ * with the words closest to the keywords follow (a typo, or a word the stemmer does not join): each
+ * keyword is replaced by its closest words among those the deals use (`search_words`, pg_trgm
+ * similarity) and the search runs again with them.
  */
 export type DealSearch = {
   q?: string;
@@ -18,6 +19,9 @@ export type DealSearch = {
   maxBudgetCents?: number;
 };
 
+/** The keywords as tsqueries: `exact` as typed, `near` with each word replaced by its closest words (if any differ). */
+export type KeywordQueries = { exact: SQL; near?: SQL };
+
 /** Descriptions up to this long come whole in a snippet. */
 const wholeDescriptionChars = 240;
 
@@ -25,12 +29,14 @@ const wholeDescriptionChars = 240;
 const rankedCandidates = 200;
 /** How many deals, in the order asked for, a keyword search reads before it asks the word index (`matchingIds`). */
 const probeRows = 10_000;
+/** How many of the deals' words may stand for one keyword. */
+const closestWordsPerKeyword = 3;
 
 const searchConfig = sql.raw(`'english'::regconfig`);
 const textQuery = (q: string) => sql`websearch_to_tsquery(${searchConfig}, ${q})`;
 
-/** The keywords' words for the similarity fallback: plain and phrase words, not excluded ones. */
-export function fallbackWords(q: string): { words: string[]; excluded: string[] } {
+/** The keywords' words for the closest-words search: plain and phrase words, and the excluded ones. */
+function keywordWords(q: string): { words: string[]; excluded: string[] } {
   const words: string[] = [];
   const excluded: string[] = [];
   for (const token of q.toLowerCase().match(/-?"[^"]*"?|\S+/g) ?? []) {
@@ -53,23 +59,6 @@ function filterConditions(search: DealSearch): SQL[] {
   if (search.maxBudgetCents !== undefined)
     conditions.push(sql`${deals.budgetCents} <= ${search.maxBudgetCents}`);
   return conditions;
-}
-
-/** Deals the keywords match by their stemmed words. */
-const matchesText = (q: string) => sql`${deals.searchVector} @@ ${textQuery(q)}`;
-
-/**
- * Deals the keywords do not match by their words but come close to (each word similar to one of the
- * deal's words), none of the excluded words in them.
- */
-function nearlyMatches(q: string): SQL | undefined {
-  const { words, excluded } = fallbackWords(q);
-  if (words.length === 0) return undefined;
-  const conditions = words.map((word) => sql`${word} <% ${deals.searchText}`);
-  conditions.push(sql`not (${matchesText(q)})`);
-  for (const word of excluded)
-    conditions.push(sql`not (${deals.searchVector} @@ plainto_tsquery(${searchConfig}, ${word}))`);
-  return sql.join(conditions, sql` and `);
 }
 
 type Order = Exclude<DealSort, 'relevance'>;
@@ -117,47 +106,76 @@ async function idsWhere(
 
 export const dealSearchRepository = {
   /**
+   * The keywords as tsqueries. `near` asks the deals' vocabulary (`search_words`, trigram similarity
+   * ≥ pg_trgm.similarity_threshold) for each plain keyword's closest words; it is there only when some
+   * keyword has a closer word than itself, and it keeps the excluded words out.
+   */
+  async keywordQueries(db: DbOrTx, q: string): Promise<KeywordQueries> {
+    const exact = textQuery(q);
+    const { words, excluded } = keywordWords(q);
+    if (words.length === 0) return { exact };
+    const result = await db.execute(sql`
+      select asked.word as asked, closest.word
+        from unnest(${`{${words.map((word) => `"${word}"`).join(',')}}`}::text[]) as asked(word)
+        cross join lateral (
+          select word from search_words
+           where word % asked.word and word <> asked.word
+           order by word <-> asked.word limit ${closestWordsPerKeyword}
+        ) closest`);
+    const { rows } = result as unknown as { rows: Array<{ asked: string; word: string }> };
+    if (rows.length === 0) return { exact };
+    // Each keyword: itself or one of its closest words; all keywords; none of the excluded.
+    const groups = words.map((word) => {
+      const options = [word, ...rows.filter((row) => row.asked === word).map((row) => row.word)];
+      return sql`(${sql.join(
+        options.map((option) => sql`plainto_tsquery(${searchConfig}, ${option})`),
+        sql` || `,
+      )})`;
+    });
+    const without = excluded.map((word) => sql` && !!plainto_tsquery(${searchConfig}, ${word})`);
+    return { exact, near: sql`(${sql.join(groups, sql` && `)}${sql.join(without, sql``)})` };
+  },
+
+  /**
    * Ids of one page of deals the search finds, in the order asked for: `before` pages the newest-first
-   * order by id, `offset` any order.
+   * order by id, `offset` any order. With keywords, the deals their words match come first; when they
+   * do not fill the page, those the closest words match follow (`keywords.near`).
    */
   async pageIds(
     db: DbOrTx,
     search: DealSearch,
+    keywords: KeywordQueries | undefined,
     page: { sort: DealSort; limit: number; before?: number; offset?: number },
   ): Promise<number[]> {
     const { sort, limit, before } = page;
     const offset = page.offset ?? 0;
     const filters = filterConditions(search);
     if (before !== undefined) filters.push(sql`${deals.id} < ${before}`);
-    if (!search.q) {
+    if (!keywords) {
       return idsWhere(db, filters, orderBy(sort === 'relevance' ? 'newest' : sort), { limit, offset });
     }
     const wanted = offset + limit;
-    const matched = await this.matchingIds(db, search.q, filters, sort, wanted);
-    if (matched.length >= wanted) return matched.slice(offset);
-    // Fewer word matches than the page reaches: near matches follow them.
-    const near = nearlyMatches(search.q);
-    if (!near || before !== undefined) return matched.slice(offset);
-    const nearIds = await idsWhere(db, [...filters, near], [desc(similarity(search.q)), desc(deals.id)], {
-      limit: wanted - matched.length,
-    });
-    return [...matched, ...nearIds].slice(offset);
+    const matched = await this.matchingIds(db, keywords.exact, filters, sort, wanted);
+    if (matched.length >= wanted || !keywords.near || before !== undefined) return matched.slice(offset);
+    const nearFilters = [...filters, sql`not (${deals.searchVector} @@ ${keywords.exact})`];
+    const near = await this.matchingIds(db, keywords.near, nearFilters, sort, wanted - matched.length);
+    return [...matched, ...near].slice(offset);
   },
 
   /**
-   * The first `wanted` deals the keywords match by their words, in the order asked for; for relevance,
-   * the newest matches ranked (at most `rankedCandidates`: those among the first `probeRows` deals
-   * when they fill the page, else the newest overall).
+   * The first `wanted` deals a tsquery matches, in the order asked for; for relevance, the newest
+   * matches ranked (at most `rankedCandidates`: those among the first `probeRows` deals when they
+   * fill the page, else the newest overall).
    *
    * PostgreSQL cannot tell how many deals a tsquery matches well enough to choose between walking the
    * deals in the order asked for (right for a common word) and collecting every match from the word
    * index to sort them (right for a rare one): it walked the whole table for a rare word. So the walk is
-   * tried first and bounded: the first `probeRows` deals the filters find in that order, the keywords
+   * tried first and bounded: the first `probeRows` deals the filters find in that order, the tsquery
    * checked on each. When they hold enough matches, those are the answer (any later match comes after
-   * them in that order); otherwise the keywords are rare among them, and every match is collected from
+   * them in that order); otherwise the words are rare among them, and every match is collected from
    * the word index (a materialized CTE, so the planner cannot turn it back into a walk) and sorted.
    */
-  async matchingIds(db: DbOrTx, q: string, filters: SQL[], sort: DealSort, wanted: number) {
+  async matchingIds(db: DbOrTx, tsquery: SQL, filters: SQL[], sort: DealSort, wanted: number) {
     const order = sort === 'relevance' ? 'newest' : sort;
     const needed = sort === 'relevance' ? Math.max(rankedCandidates, wanted) : wanted;
     const firstRows = db
@@ -170,14 +188,13 @@ export const dealSearchRepository = {
     const probed = await db
       .select({ id: firstRows.id })
       .from(firstRows)
-      .where(sql`${firstRows.searchVector} @@ ${textQuery(q)}`)
+      .where(sql`${firstRows.searchVector} @@ ${tsquery}`)
       .orderBy(...orderOf(order, { id: firstRows.id, budgetCents: firstRows.budgetCents }))
       .limit(needed);
     let ids = probed.map((row) => row.id);
-    // Relevance ranks what the walk found when that fills the page: the newest matches, at most
-    // rankedCandidates of them, among the first probeRows deals.
+    // Relevance ranks what the walk found when that fills the page.
     if (ids.length < (sort === 'relevance' ? wanted : needed)) {
-      const conditions = sql.join([...filters, matchesText(q)], sql` and `);
+      const conditions = sql.join([...filters, sql`${deals.searchVector} @@ ${tsquery}`], sql` and `);
       const result = await db.execute(sql`
         with matches as materialized (
           select ${deals.id} as id, ${deals.budgetCents} as budget_cents from ${deals} where ${conditions}
@@ -190,42 +207,59 @@ export const dealSearchRepository = {
       .select({ id: deals.id })
       .from(deals)
       .where(sql`${deals.id} = any(${`{${ids.join(',')}}`}::int[])`)
-      .orderBy(desc(sql`ts_rank(${deals.searchVector}, ${textQuery(q)}, 1)`), desc(deals.id))
+      .orderBy(desc(sql`ts_rank(${deals.searchVector}, ${tsquery}, 1)`), desc(deals.id))
       .limit(wanted);
     return ranked.map((row) => row.id);
   },
 
-  /** How many deals the search finds, exact up to `cap` (counting stops there); `tx` a transaction of its own. */
-  async count(db: Tx, search: DealSearch, cap: number): Promise<number> {
+  /**
+   * How many deals the search finds, exact up to `cap` (counting stops there), in `tx`, a transaction
+   * of its own: with keywords, as in matchingIds, the planner may walk the whole table for a rare word,
+   * so the count reads the word index's matches as a bitmap instead (scans of whole tables and indexes
+   * off), which stops at `cap` rows for a common word and is small for a rare one.
+   */
+  async count(
+    tx: Tx,
+    search: DealSearch,
+    keywords: KeywordQueries | undefined,
+    cap: number,
+  ): Promise<number> {
     const filters = filterConditions(search);
     const countOf = async (conditions: SQL[], upTo: number) => {
-      const found = db
+      const found = tx
         .select({ id: deals.id })
         .from(deals)
         .where(and(...conditions))
         .limit(upTo)
         .as('found');
-      const [row] = await db.select({ count: sql<number>`count(*)::int` }).from(found);
+      const [row] = await tx.select({ count: sql<number>`count(*)::int` }).from(found);
       return row!.count;
     };
-    if (!search.q) return countOf(filters, cap);
-    // As in matchingIds, the planner may walk the whole table for a rare word: the count (run in a
-    // transaction of its own, DealsService.count) reads the word index's matches as a bitmap instead,
-    // which stops at `cap` rows for a common word and is small for a rare one.
-    await db.execute(sql`set local enable_seqscan = off`);
-    await db.execute(sql`set local enable_indexscan = off`);
-    const matched = await countOf([...filters, matchesText(search.q)], cap);
-    const near = nearlyMatches(search.q);
-    if (matched >= cap || !near) return matched;
-    return matched + (await countOf([...filters, near], cap - matched));
+    if (!keywords) return countOf(filters, cap);
+    await tx.execute(sql`set local enable_seqscan = off`);
+    await tx.execute(sql`set local enable_indexscan = off`);
+    const matched = await countOf([...filters, sql`${deals.searchVector} @@ ${keywords.exact}`], cap);
+    if (matched >= cap || !keywords.near) return matched;
+    const near = [
+      ...filters,
+      sql`${deals.searchVector} @@ ${keywords.near}`,
+      sql`not (${deals.searchVector} @@ ${keywords.exact})`,
+    ];
+    return matched + (await countOf(near, cap - matched));
   },
 
   /**
-   * A short excerpt of each deal's description with the keywords' matches between U+0002 and U+0003
-   * (characters a description cannot bring in: they are taken out first); the caller splits it.
+   * A short excerpt of each deal's description with the keywords' matches (by their words or their
+   * closest words) between U+0002 and U+0003 (characters a description cannot bring in: they are taken
+   * out first); the caller splits it.
    */
-  async snippets(db: DbOrTx, dealIds: readonly number[], q: string): Promise<Map<number, string>> {
+  async snippets(
+    db: DbOrTx,
+    dealIds: readonly number[],
+    keywords: KeywordQueries,
+  ): Promise<Map<number, string>> {
     if (dealIds.length === 0) return new Map();
+    const tsquery = keywords.near ? sql`(${keywords.exact} || ${keywords.near})` : keywords.exact;
     // A short description comes whole with its matches marked; a long one as two fragments around them.
     const whole = 'HighlightAll=true, StartSel=\u0002, StopSel=\u0003';
     const fragments =
@@ -234,7 +268,7 @@ export const dealSearchRepository = {
     const rows = await db
       .select({
         id: deals.id,
-        snippet: sql<string>`ts_headline(${searchConfig}, ${text}, ${textQuery(q)},
+        snippet: sql<string>`ts_headline(${searchConfig}, ${text}, ${tsquery},
           case when length(${deals.description}) <= ${wholeDescriptionChars} then ${whole} else ${fragments} end)`,
       })
       .from(deals)
@@ -242,12 +276,3 @@ export const dealSearchRepository = {
     return new Map(rows.map((row) => [row.id, row.snippet]));
   },
 };
-
-/** How close a deal's words come to the keywords' words (for ordering near matches). */
-function similarity(q: string): SQL {
-  const { words } = fallbackWords(q);
-  return sql.join(
-    words.map((word) => sql`word_similarity(${word}, ${deals.searchText})`),
-    sql` + `,
-  );
-}

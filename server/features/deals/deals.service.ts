@@ -20,7 +20,7 @@ import type { TimelineService } from '../timeline/timeline.service';
 import type { UsersService } from '../users/users.service';
 import { bidsRepository } from './bids.repository';
 import { DealPageCache, sharedPage } from './deal-page-cache';
-import { type DealSearch, dealSearchRepository, fallbackWords } from './deal-search.repository';
+import { type DealSearch, dealSearchRepository } from './deal-search.repository';
 import { dealsRepository } from './deals.repository';
 import { snippetParts } from './snippets';
 
@@ -99,10 +99,11 @@ export class DealsService {
     const search: DealSearch = { q, stages: status, minBudgetCents: minBudget, maxBudgetCents: maxBudget };
     const order = sort ?? (q ? 'relevance' : 'newest');
     const key = `search\u0000${JSON.stringify([search, order, limit, before, offset])}`;
+    const keywords = q ? await dealSearchRepository.keywordQueries(this.deps.db, q) : undefined;
     let page = this.pages.get(key);
     if (!page) {
       const generation = this.pages.begin();
-      const ids = await dealSearchRepository.pageIds(this.deps.db, search, {
+      const ids = await dealSearchRepository.pageIds(this.deps.db, search, keywords, {
         sort: order,
         limit,
         before,
@@ -113,27 +114,24 @@ export class DealsService {
     }
     const myBids = await dealsRepository.viewerBidsOn(this.deps.db, viewerId, page.ids);
     const answer = page.answerTo(viewerId, myBids) as Deal[];
-    if (!q) return answer;
-    const headlines = await dealSearchRepository.snippets(this.deps.db, page.ids, q);
-    const { words } = fallbackWords(q);
-    return answer.map((deal) => ({ ...deal, snippet: snippetParts(headlines.get(deal.id) ?? '', words) }));
+    if (!keywords) return answer;
+    const headlines = await dealSearchRepository.snippets(this.deps.db, page.ids, keywords);
+    return answer.map((deal) => ({ ...deal, snippet: snippetParts(headlines.get(deal.id) ?? '') }));
   }
 
   /** How many deals the filters find: exact up to limits.discovery.countCap, then `more`. */
   async count(filters: DealFilters): Promise<DealCount> {
     const cap = limits.discovery.countCap;
-    const found = await this.deps.transact((tx) =>
-      dealSearchRepository.count(
-        tx,
-        {
-          q: filters.q,
-          stages: filters.status,
-          minBudgetCents: filters.minBudget,
-          maxBudgetCents: filters.maxBudget,
-        },
-        cap + 1,
-      ),
-    );
+    const search: DealSearch = {
+      q: filters.q,
+      stages: filters.status,
+      minBudgetCents: filters.minBudget,
+      maxBudgetCents: filters.maxBudget,
+    };
+    const keywords = filters.q
+      ? await dealSearchRepository.keywordQueries(this.deps.db, filters.q)
+      : undefined;
+    const found = await this.deps.transact((tx) => dealSearchRepository.count(tx, search, keywords, cap + 1));
     return { count: Math.min(found, cap), more: found > cap };
   }
 
