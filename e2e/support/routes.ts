@@ -63,6 +63,11 @@ export async function allRoutes(people: {
   ];
   const signedInRoutes: RouteVisit[] = [
     { name: 'deals', path: '/deals' },
+    {
+      name: 'deals filtered',
+      path: '/deals?q=courier&status=open%2Cin_progress&minBudget=1000&sort=budget_desc',
+    },
+    { name: 'my bids', path: '/bids' },
     { name: 'deal (participant)', path: `/deals/${deal.id}` },
     { name: 'unknown deal', path: '/deals/999999999' },
     { name: 'dealmaker panel', path: '/dealmaker-panel' },

@@ -4,6 +4,7 @@ export type NavLinkItem = { to: string; label: string };
 export const signedInNavLinks: NavLinkItem[] = [
   { to: '/', label: 'Home' },
   { to: '/deals', label: 'Deals' },
+  { to: '/bids', label: 'My Bids' },
   { to: '/dealmaker-panel', label: 'Dealmaker-Panel' },
   { to: '/deposit', label: 'Deposit' },
   { to: '/users', label: 'Users' },

@@ -53,6 +53,7 @@ export const signedInRoutes: RouteObject[] = [
     path: 'deals/:dealId',
     lazy: () => import('./pages/deal-detail-page').then((m) => ({ Component: m.DealDetailPage })),
   },
+  { path: 'bids', lazy: () => import('./pages/my-bids-page').then((m) => ({ Component: m.MyBidsPage })) },
   {
     path: 'dealmaker-panel',
     lazy: () => import('./pages/dealmaker-panel-page').then((m) => ({ Component: m.DealmakerPanelPage })),

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Deal, DealCan } from '../../../contract/deals';
 import { clearStoredToken, storeToken } from '../../lib/auth-token';
 import { makeDeal } from '../../test/deal-fixtures';
-import { cleanup, getButton, renderInApp, waitFor } from '../../test/render';
+import { cleanup, getButton, renderInApp, typeInto, waitFor } from '../../test/render';
 import { fakeToken, jsonResponse, signedInUser } from '../../test/session-fixtures';
 import { DealsPage } from './deals-page';
 
@@ -138,5 +138,115 @@ describe('DealsPage', () => {
     await act(async () => getButton(container, 'Join Deal').click());
     await waitFor(() => expect(container.textContent).toContain('Failed to join deal.'));
     expect(container.textContent).toContain('Someone has already joined this deal.');
+  });
+
+  describe('filters', () => {
+    const coffee = makeDeal({
+      id: 7,
+      title: 'Coffee roasting',
+      description: 'Roasted <script>x</script> coffee',
+    });
+    const snippet = [
+      { text: 'Roasted <script>x</script> ', match: false },
+      { text: 'coffee', match: true },
+    ];
+    const pressed = (container: HTMLElement, name: string) =>
+      getButton(container, name).getAttribute('aria-pressed');
+
+    it('reads every filter from the address, asks the list and its count, and marks the matched words', async () => {
+      route({
+        'GET /api/deals/all?q=coffee&status=open%2Cchoosing&minBudget=1000&limit=24': () =>
+          json([{ ...coffee, snippet }, makeDeal({ id: 6, title: 'Coffee beans' })]),
+        'GET /api/deals/count?q=coffee&status=open%2Cchoosing&minBudget=1000': () =>
+          json({ count: 2, more: false }),
+        'GET /api/saved-searches': () => json([]),
+      });
+      const { container } = await renderInApp(<DealsPage />, {
+        path: '/deals?q=coffee&status=open,choosing&minBudget=1000',
+      });
+      await waitFor(() => expect(container.textContent).toContain('2 deals match'));
+      expect(container.textContent).toContain('Showing deals matching “coffee”');
+      expect(pressed(container, 'Open')).toBe('true');
+      expect(pressed(container, 'Seeking dealmaker')).toBe('true');
+      expect(pressed(container, 'Finalized')).toBe('false');
+      const card = container.querySelector('article')!;
+      expect(card.querySelector('mark')?.textContent).toBe('coffee');
+      expect(card.textContent).toContain('Roasted <script>x</script> coffee');
+      expect(card.querySelector('script')).toBeNull();
+      await waitFor(() =>
+        expect((container.querySelector('input[name="minBudget"]') as HTMLInputElement).value).toBe('1000'),
+      );
+      // Relevance is the order while there are keywords.
+      expect((container.querySelector('select[name="sort"]') as HTMLSelectElement).value).toBe('relevance');
+      expect(getButton(container, 'Save this search')).toBeTruthy();
+    });
+
+    it('says which filter to clear when nothing matches, and clears it', async () => {
+      route({
+        'GET /api/deals/all?status=completed&maxBudget=10&limit=24': () => json([]),
+        'GET /api/deals/count?status=completed&maxBudget=10': () => json({ count: 0, more: false }),
+        'GET /api/deals/all?status=completed&limit=24': () => json([]),
+        'GET /api/deals/count?status=completed': () => json({ count: 0, more: false }),
+        'GET /api/deals/all?limit=24': () => json([coffee]),
+        'GET /api/saved-searches': () => json([]),
+      });
+      const { container } = await renderInApp(<DealsPage />, {
+        path: '/deals?status=completed&maxBudget=10',
+      });
+      await waitFor(() =>
+        expect(container.textContent).toContain('No deals match — clear the budget filter?'),
+      );
+      await act(async () => getButton(container, 'Clear budget filter').click());
+      await waitFor(() =>
+        expect(container.textContent).toContain('No deals match — clear the status filter?'),
+      );
+      await act(async () => getButton(container, 'Clear status filter').click());
+      await waitFor(() => expect(container.querySelectorAll('article')).toHaveLength(1));
+      expect(container.textContent).not.toContain('Save this search');
+      expect(container.textContent).not.toContain('deals match');
+    });
+
+    it('searches what is typed after a pause, and toggles a stage', async () => {
+      route({
+        'GET /api/deals/all?limit=24': () => json([coffee]),
+        'GET /api/deals/all?q=tea&limit=24': () => json([]),
+        'GET /api/deals/count?q=tea': () => json({ count: 0, more: false }),
+        'GET /api/deals/all?q=tea&status=in_progress&limit=24': () => json([]),
+        'GET /api/deals/count?q=tea&status=in_progress': () => json({ count: 0, more: false }),
+        'GET /api/saved-searches': () => json([]),
+      });
+      const { container } = await renderInApp(<DealsPage />, { path: '/deals' });
+      await waitFor(() => expect(container.querySelectorAll('article')).toHaveLength(1));
+      await typeInto(container.querySelector('#deal-search'), 't');
+      await typeInto(container.querySelector('#deal-search'), 'te');
+      await typeInto(container.querySelector('#deal-search'), 'tea');
+      await waitFor(() =>
+        expect(container.textContent).toContain('No deal matches “tea”. Try a different keyword.'),
+      );
+      // One search for the word, not one per letter.
+      expect(
+        fetchMock.mock.calls.filter(([input]) => String(input).startsWith('/api/deals/all?q=t')),
+      ).toHaveLength(1);
+      await act(async () => getButton(container, 'Finalized').click());
+      await waitFor(() => expect(pressed(container, 'Finalized')).toBe('true'));
+      await waitFor(() => expect(calls('GET /api/deals/all?q=tea&status=in_progress&limit=24')).toBe(1));
+      expect(container.textContent).toContain('No deals match — clear the status filter?');
+    });
+
+    it('pages other orders by offset', async () => {
+      const page = Array.from({ length: 24 }, (_, index) =>
+        makeDeal({ id: 100 - index, budget: 1000 - index }),
+      );
+      route({
+        'GET /api/deals/all?sort=budget_desc&limit=24': () => json(page),
+        'GET /api/deals/all?sort=budget_desc&limit=24&offset=24': () =>
+          json([makeDeal({ id: 3, budget: 1 })]),
+        'GET /api/saved-searches': () => json([]),
+      });
+      const { container } = await renderInApp(<DealsPage />, { path: '/deals?sort=budget_desc' });
+      await waitFor(() => expect(container.querySelectorAll('article')).toHaveLength(24));
+      await act(async () => getButton(container, 'Load more').click());
+      await waitFor(() => expect(container.querySelectorAll('article')).toHaveLength(25));
+    });
   });
 });

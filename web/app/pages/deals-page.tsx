@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
+import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { EmptyState } from '../../components/ui/empty-state';
 import { LoadFailedCard } from '../../components/ui/error-retry';
@@ -8,33 +9,70 @@ import { PageContainer, PageHeader } from '../../components/ui/page-header';
 import { LoadingState } from '../../components/ui/spinner';
 import { useAuth } from '../../features/auth';
 import {
+  blamedFilter,
   CreateDealDialog,
   DealCard,
   type DealDialog,
   DealDialogs,
+  type DealFilters,
   type Flash,
   FlashStrip,
   flashDurationMs,
+  hasFilters,
   MyDealsDialog,
+  matchCountText,
+  noFilters,
+  success,
+  useDealsCount,
   useDealsList,
+  withoutFilter,
 } from '../../features/deals';
-import { UnreadMessagesBadge } from '../../features/messages';
+import { ApiError, serverReason } from '../../lib/api';
+import { cn } from '../../lib/cn';
 import { useTimedMessage } from '../../lib/use-timed-message';
-import { DealSearchForm, useDealSearch } from './deal-search';
+import { DealFilterBar } from './deal-filter-bar';
+import { type UpdateFilters, useDealFilters } from './use-deal-filters';
+
+// The cards' unread-messages badges: the chat feature's code comes beside the page rather than with it
+// (it is the chat's, and the Deals page's first download has a weight budget); the badges show once it is in.
+const UnreadBadge = lazy(() =>
+  import('../../features/messages').then((module) => ({ default: module.UnreadMessagesBadge })),
+);
+function UnreadMessagesBadge({ dealId }: { dealId: number }) {
+  return (
+    <Suspense fallback={null}>
+      <UnreadBadge dealId={dealId} />
+    </Suspense>
+  );
+}
+
+// Saved searches: their list, and the dialog that saves one, downloaded beside the page (the Deals page's
+// first download has a weight budget); the dialog when first opened.
+const SavedSearchesPanel = lazy(() =>
+  import('../../features/discovery').then((module) => ({ default: module.SavedSearchesPanel })),
+);
+const SaveSearchDialog = lazy(() =>
+  import('../../features/discovery').then((module) => ({ default: module.SaveSearchDialog })),
+);
 
 export function DealsPage() {
   const { user } = useAuth();
   const viewer = user?.username ?? '';
-  const dealSearch = useDealSearch();
-  const { keyword } = dealSearch;
-  const deals = useDealsList(keyword);
+  const { filters, update, endTyping } = useDealFilters();
+  const deals = useDealsList(filters);
+  const count = useDealsCount(filters);
+  const filtered = hasFilters(filters);
 
   const [flash, showFlash] = useTimedMessage<Flash>(flashDurationMs);
   const [creating, setCreating] = useState(false);
   const [myDealsOpen, setMyDealsOpen] = useState(false);
+  const [saving, setSaving] = useState(false);
+  const [saveOpened, setSaveOpened] = useState(false);
   const [dealDialog, setDealDialog] = useState<DealDialog | null>(null);
 
-  const list = deals.data?.pages.flatMap((page) => page.deals);
+  // Offset pages may repeat a deal that moved down between two pages: each is shown once.
+  const list = deals.data && uniqueDeals(deals.data.pages.flatMap((page) => page.deals));
+  const showingKeyword = !!filters.q && !!list?.length;
 
   return (
     <PageContainer>
@@ -59,35 +97,64 @@ export function DealsPage() {
         }
       />
 
-      <DealSearchForm search={dealSearch} />
+      <DealFilterBar filters={filters} update={update} endTyping={endTyping} />
+
+      <Suspense fallback={null}>
+        <SavedSearchesPanel />
+      </Suspense>
+
+      <div className="mb-4 flex min-h-10 flex-wrap items-center justify-between gap-x-4 gap-y-2">
+        <p className="text-sm text-slate-500" aria-live="polite">
+          {filtered && count.data && (
+            <span className="font-medium text-slate-700">{matchCountText(count.data)}</span>
+          )}
+          {filtered && count.data && showingKeyword && <span aria-hidden="true"> · </span>}
+          {showingKeyword && <>Showing deals matching “{filters.q}”</>}
+        </p>
+        {filtered && (
+          <div className="flex flex-wrap gap-2">
+            <Button variant="ghost" size="sm" onClick={() => update(() => ({ ...noFilters }))}>
+              Clear filters
+            </Button>
+            <Button
+              variant="outline"
+              size="sm"
+              onClick={() => {
+                setSaveOpened(true);
+                setSaving(true);
+              }}
+            >
+              Save this search
+            </Button>
+          </div>
+        )}
+      </div>
 
       {deals.isPending ? (
         <LoadingState label="Loading deals" />
       ) : deals.isError && !list ? (
-        <LoadFailedCard
-          title="Failed to load deals."
-          icon={<BriefcaseIcon size={28} />}
-          onRetry={deals.refetch}
-        />
+        deals.error instanceof ApiError && deals.error.status === 400 ? (
+          <Alert variant="error" detail={serverReason(deals.error)}>
+            Failed to load deals.
+          </Alert>
+        ) : (
+          <LoadFailedCard
+            title="Failed to load deals."
+            icon={<BriefcaseIcon size={28} />}
+            onRetry={deals.refetch}
+          />
+        )
       ) : !list || list.length === 0 ? (
-        <EmptyState
-          framed="page"
-          icon={<BriefcaseIcon size={28} />}
-          title="No deals found"
-          description={
-            keyword
-              ? `No deal matches “${keyword}”. Try a different keyword.`
-              : 'There are no deals yet. Create the first one!'
-          }
-        />
+        <NoDeals filters={filters} update={update} />
       ) : (
         <>
-          {keyword && (
-            <p className="mb-4 text-sm text-slate-500" aria-live="polite">
-              Showing deals matching “{keyword}”
-            </p>
-          )}
-          <ul className="grid gap-5 sm:grid-cols-2 lg:grid-cols-3">
+          <ul
+            aria-busy={deals.isPlaceholderData || undefined}
+            className={cn(
+              'grid gap-5 transition-opacity sm:grid-cols-2 lg:grid-cols-3',
+              deals.isPlaceholderData && 'opacity-60',
+            )}
+          >
             {list.map((deal) => (
               <DealCard
                 key={deal.id}
@@ -116,6 +183,52 @@ export function DealsPage() {
         dealNote={(deal) => <UnreadMessagesBadge dealId={deal.id} />}
       />
       <DealDialogs open={dealDialog} onClose={() => setDealDialog(null)} onFlash={showFlash} />
+      {saveOpened && (
+        <Suspense fallback={null}>
+          <SaveSearchDialog
+            open={saving}
+            onOpenChange={setSaving}
+            filters={filters}
+            onSaved={(saved) => showFlash(success(`Search “${saved.name}” saved.`))}
+          />
+        </Suspense>
+      )}
     </PageContainer>
+  );
+}
+
+function uniqueDeals<D extends { id: number }>(deals: D[]): D[] {
+  const seen = new Set<number>();
+  return deals.filter((deal) => !seen.has(deal.id) && !!seen.add(deal.id));
+}
+
+const blameTexts = {
+  budget: { text: 'No deals match — clear the budget filter?', button: 'Clear budget filter' },
+  status: { text: 'No deals match — clear the status filter?', button: 'Clear status filter' },
+  keywords: { text: '', button: 'Clear keywords' },
+};
+
+/** Nothing found: the filter most likely to blame (budget, then status, then keywords), and a button that clears it. */
+function NoDeals({ filters, update }: { filters: DealFilters; update: UpdateFilters }) {
+  const blamed = blamedFilter(filters);
+  const description = !blamed
+    ? 'There are no deals yet. Create the first one!'
+    : blamed === 'keywords'
+      ? `No deal matches “${filters.q}”. Try a different keyword.`
+      : blameTexts[blamed].text;
+  return (
+    <EmptyState
+      framed="page"
+      icon={<BriefcaseIcon size={28} />}
+      title="No deals found"
+      description={description}
+      action={
+        blamed && (
+          <Button variant="outline" onClick={() => update((current) => withoutFilter(current, blamed))}>
+            {blameTexts[blamed].button}
+          </Button>
+        )
+      }
+    />
   );
 }

@@ -6,6 +6,7 @@ import { cn } from '../../lib/cn';
 import { formatMoney } from '../../lib/money';
 import { formatDateTime } from '../../lib/time';
 import { type BidSelection, bidSelectionStyles } from './bid-selection';
+import { aboveBudgetText, bidderStatsText, deliveryText } from './bid-texts';
 
 /** What the bid borders mean, for the dealers who select. */
 export function SelectionLegend() {
@@ -38,33 +39,41 @@ type BidItemProps = {
   selecting: boolean;
 };
 
-/** One bid: who, when, how much, and who selected it; a toggle button for a dealer. */
+/**
+ * One bid: who, when, how much, and who selected it; what the bidder proposes and in how many days, their
+ * record (rating, reviews, completed deals) and whether the price is above the deal's budget. A toggle
+ * button for a dealer.
+ */
 export function BidItem({ bid, selection, isMine, selectedByMe, onSelect, busy, selecting }: BidItemProps) {
   const style = bidSelectionStyles[selection];
   const content = (
     <>
-      <div className="flex min-w-0 items-center gap-3">
-        <Avatar name={bid.dealmaker} size="sm" />
-        <div className="min-w-0 text-left">
-          <p className="flex flex-wrap items-center gap-2">
-            <span className="truncate font-medium text-slate-900">@{bid.dealmaker}</span>
-            {isMine && <Badge tone="indigo">Your bid</Badge>}
-          </p>
-          <p className="text-xs text-slate-500">{formatDateTime(bid.timestamp)}</p>
-        </div>
-      </div>
-      <div className="flex shrink-0 flex-col items-end gap-1">
-        <span className="text-lg font-semibold text-slate-900">{formatMoney(bid.price)}</span>
-        {selecting ? (
-          <Spinner size="sm" decorative className="text-indigo-500" />
-        ) : (
-          style.label && <span className="text-xs font-medium text-slate-600">{style.label}</span>
-        )}
-      </div>
+      <span className="flex w-full items-center justify-between gap-4">
+        <span className="flex min-w-0 items-center gap-3">
+          <Avatar name={bid.dealmaker} size="sm" />
+          <span className="min-w-0 text-left">
+            <span className="flex flex-wrap items-center gap-2">
+              <span className="truncate font-medium text-slate-900">@{bid.dealmaker}</span>
+              {isMine && <Badge tone="indigo">Your bid</Badge>}
+            </span>
+            <span className="block text-xs text-slate-500">{formatDateTime(bid.timestamp)}</span>
+          </span>
+        </span>
+        <span className="flex shrink-0 flex-col items-end gap-1">
+          <span className="text-lg font-semibold text-slate-900">{formatMoney(bid.price)}</span>
+          {bid.aboveBudget && <Badge tone="amber">{aboveBudgetText}</Badge>}
+          {selecting ? (
+            <Spinner size="sm" decorative className="text-indigo-500" />
+          ) : (
+            style.label && <span className="text-xs font-medium text-slate-600">{style.label}</span>
+          )}
+        </span>
+      </span>
+      <BidDetails bid={bid} />
     </>
   );
   const classes = cn(
-    'flex w-full items-center justify-between gap-4 rounded-xl border-2 bg-white px-4 py-3 transition',
+    'flex w-full flex-col items-stretch gap-2 rounded-xl border-2 bg-white px-4 py-3 text-left transition',
     style.border,
   );
   if (!onSelect) {
@@ -89,5 +98,30 @@ export function BidItem({ bid, selection, isMine, selectedByMe, onSelect, busy, 
     >
       {content}
     </button>
+  );
+}
+
+/** Under a bid: the proposal, the delivery estimate and the bidder's record, when the answer has them. */
+function BidDetails({ bid }: { bid: Bid }) {
+  const facts = [
+    bid.deliveryDays != null && deliveryText(bid.deliveryDays),
+    bid.bidder && bidderStatsText(bid.bidder),
+  ].filter((fact): fact is string => !!fact);
+  if (!bid.proposal && facts.length === 0) return null;
+  return (
+    <span className="block space-y-1.5 border-t border-slate-100 pt-2 text-sm">
+      {bid.proposal && (
+        <span data-bid-proposal className="block break-words whitespace-pre-line text-slate-700">
+          {bid.proposal}
+        </span>
+      )}
+      {facts.length > 0 && (
+        <span className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-600">
+          {facts.map((fact) => (
+            <span key={fact}>{fact}</span>
+          ))}
+        </span>
+      )}
+    </span>
   );
 }

@@ -28,23 +28,28 @@ function useApplyBid() {
   };
 }
 
-export function useCreateBid(callbacks?: MutationCallbacks<Bid, { dealId: number; price: number }>) {
+/** What a bid says beside its price: what the bidder offers to do, and in how many days (null: not said). */
+export type BidDetails = { proposal?: string | null; deliveryDays?: number | null };
+
+export type NewBidInput = { dealId: number; price: number } & BidDetails;
+export type BidChangeInput = { bidId: number; price: number } & BidDetails;
+
+export function useCreateBid(callbacks?: MutationCallbacks<Bid, NewBidInput>) {
   const applyBid = useApplyBid();
   return useGuardedMutation(
     {
-      mutationFn: (input: { dealId: number; price: number }) => api.post<Bid>('/bidding/create', input),
+      mutationFn: (input: NewBidInput) => api.post<Bid>('/bidding/create', input),
       onSuccess: (bid) => applyBid(bid.dealId, { id: bid.id, price: bid.price }),
     },
     callbacks,
   );
 }
 
-export function useUpdateBid(callbacks?: MutationCallbacks<Bid, { bidId: number; price: number }>) {
+export function useUpdateBid(callbacks?: MutationCallbacks<Bid, BidChangeInput>) {
   const applyBid = useApplyBid();
   return useGuardedMutation(
     {
-      mutationFn: (input: { bidId: number; price: number }) =>
-        api.put<Bid>(`/bidding/${input.bidId}`, { price: input.price }),
+      mutationFn: ({ bidId, ...change }: BidChangeInput) => api.put<Bid>(`/bidding/${bidId}`, change),
       onSuccess: (bid) => applyBid(bid.dealId, { id: bid.id, price: bid.price }),
     },
     callbacks,

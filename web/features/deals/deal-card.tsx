@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import type { Deal } from '../../../contract/deals';
+import type { DealListItem } from '../../../contract/discovery';
 import { buttonClasses } from '../../components/ui/button';
 import { ArrowRightIcon, ClockIcon, ShieldIcon, UserIcon, UsersIcon } from '../../components/ui/icons';
 import { formatMoney } from '../../lib/money';
@@ -8,13 +8,15 @@ import { dealCardActions } from './card-actions';
 import { DealCardActions } from './deal-card-actions';
 import type { OpenDealDialog } from './deal-dialogs';
 import type { ShowFlash } from './deal-flash';
+import { DealSnippet } from './deal-snippet';
 import { DealStatusBadge } from './deal-status-badge';
 import { DealTile } from './deal-tile';
 import { dealViewerOf } from './deal-viewer';
 import { UserProfileLink } from './user-profile-link';
 
 type DealCardProps = {
-  deal: Deal;
+  /** With `snippet` (a keyword search's result): the excerpt with its matched words shows instead of the description. */
+  deal: DealListItem;
   viewer: string;
   onFlash: ShowFlash;
   /** Opens the page's dialog for a button: a bid (new or changed), Edit Deal, Ask to Join. */
@@ -34,9 +36,13 @@ export function DealCard({ deal, viewer, onFlash, onOpen, note }: DealCardProps)
       badge={<DealStatusBadge deal={deal} />}
       note={note}
     >
-      <p className="mt-2 line-clamp-3 text-sm break-words whitespace-pre-line text-slate-600">
-        {deal.description}
-      </p>
+      {deal.snippet && deal.snippet.length > 0 ? (
+        <DealSnippet parts={deal.snippet} className="mt-2 line-clamp-3 text-sm text-slate-600" />
+      ) : (
+        <p className="mt-2 line-clamp-3 text-sm break-words whitespace-pre-line text-slate-600">
+          {deal.description}
+        </p>
+      )}
 
       <dl className="mt-4 grid grid-cols-2 gap-3 rounded-xl bg-slate-50 px-4 py-3 text-sm">
         <div className="min-w-0">

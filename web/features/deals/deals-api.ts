@@ -1,9 +1,18 @@
-import { type QueryClient, useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  keepPreviousData,
+  type QueryClient,
+  useInfiniteQuery,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
 import type { EditDealRequest } from '../../../contract/deal-changes';
 import type { CreateDealRequest, Deal } from '../../../contract/deals';
-import { api, segment } from '../../lib/api';
+import type { DealCount, DealListItem } from '../../../contract/discovery';
+import { limits } from '../../../contract/limits';
+import { api } from '../../lib/api';
 import { type MutationCallbacks, useGuardedMutation } from '../../lib/use-guarded-mutation';
 import { useAuth } from '../auth';
+import { type DealFilters, dealCountPath, dealListPath, effectiveSort, hasFilters } from './deal-filters';
 import {
   type DealPage,
   dealQueryKeys,
@@ -13,21 +22,42 @@ import {
   upsertDealInCaches,
 } from './deals-cache';
 
-/** The deals list, newest first, a page at a time; a keyword narrows it to matching titles and descriptions. */
-export const useDealsList = (keyword: string) =>
+/**
+ * The deals list for some filters, a page at a time: newest first paged by the last id (`before`), any
+ * other order by position (`offset`, as far as the API pages). While other filters load, the last
+ * results stay on screen (`isPlaceholderData`).
+ */
+export const useDealsList = (filters: DealFilters) =>
   useInfiniteQuery({
-    queryKey: dealQueryKeys.list(keyword),
+    queryKey: dealQueryKeys.list(filters),
     queryFn: async ({ pageParam, signal }): Promise<DealPage> => {
-      const base = keyword ? `/deals/all/${segment(keyword)}` : '/deals/all';
-      const cursor = pageParam ? `&before=${pageParam}` : '';
-      const deals = await api.get<Deal[]>(`${base}?limit=${dealsPageSize}${cursor}`, { signal });
+      const newest = effectiveSort(filters) === 'newest';
+      const cursor = pageParam === undefined ? {} : newest ? { before: pageParam } : { offset: pageParam };
+      const deals = await api.get<DealListItem[]>(
+        dealListPath(filters, { limit: dealsPageSize, ...cursor }),
+        { signal },
+      );
+      const full = deals.length === dealsPageSize;
+      if (newest) return { deals, nextBefore: full ? deals[deals.length - 1]?.id : undefined };
+      const nextOffset = (pageParam ?? 0) + deals.length;
       return {
         deals,
-        nextBefore: deals.length === dealsPageSize ? deals[deals.length - 1]?.id : undefined,
+        nextBefore: undefined,
+        nextOffset: full && nextOffset <= limits.discovery.maxOffset ? nextOffset : undefined,
       };
     },
     initialPageParam: undefined as number | undefined,
-    getNextPageParam: (lastPage) => lastPage.nextBefore,
+    getNextPageParam: (lastPage) => lastPage.nextBefore ?? lastPage.nextOffset,
+    placeholderData: keepPreviousData,
+  });
+
+/** How many deals the filters find ({ count, more }: exact up to 1,000); asked only when some filter is set. */
+export const useDealsCount = (filters: DealFilters) =>
+  useQuery({
+    queryKey: dealQueryKeys.count(filters),
+    queryFn: ({ signal }) => api.get<DealCount>(dealCountPath(filters), { signal }),
+    enabled: hasFilters(filters),
+    placeholderData: keepPreviousData,
   });
 
 /** Deals the viewer created or joined (GET /deals/my-deals). */

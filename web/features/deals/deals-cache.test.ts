@@ -2,11 +2,12 @@ import { QueryClient } from '@tanstack/react-query';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { type Deal, type DealCan, nothingAllowed } from '../../../contract/deals';
 import { makeDeal } from '../../test/deal-fixtures';
+import { type DealFilters, noFilters } from './deal-filters';
 import {
   type DealListData,
   dealQueryKeys,
   holdsDeal,
-  matchesKeyword,
+  mergeDeal,
   removeDealFromCaches,
   setMyBidInCaches,
   upsertDealInCaches,
@@ -106,13 +107,43 @@ describe('upsertInList', () => {
   });
 });
 
-describe('matchesKeyword', () => {
-  it('matches title or description, in any case; an empty keyword matches all', () => {
-    const deal = { title: 'Coffee Distribution', description: 'Beans from Peru' };
-    expect(matchesKeyword(deal, '')).toBe(true);
-    expect(matchesKeyword(deal, 'coffee')).toBe(true);
-    expect(matchesKeyword(deal, 'PERU')).toBe(true);
-    expect(matchesKeyword(deal, 'tea')).toBe(false);
+describe('mergeDeal', () => {
+  const snippet = [{ text: 'Beans', match: true }];
+  it("keeps a search result's snippet while the description is the same", () => {
+    const cached = { ...makeDeal({ id: 2 }), snippet };
+    expect(mergeDeal(cached, makeDeal({ id: 2, budget: 10 }), 'viewer')).toMatchObject({
+      budget: 10,
+      snippet,
+    });
+    expect(mergeDeal(cached, makeDeal({ id: 2, description: 'Changed' }), 'broadcast')).not.toHaveProperty(
+      'snippet',
+    );
+  });
+});
+
+describe('upsertInPages in other orders', () => {
+  const page = (...deals: Array<[number, number]>): DealListData => ({
+    pages: [
+      { deals: deals.map(([id, budget]) => makeDeal({ id, budget })), nextBefore: undefined, nextOffset: 24 },
+    ],
+    pageParams: [undefined],
+  });
+  const byBudgetDesc = (a: Pick<Deal, 'id' | 'budget'>, b: Pick<Deal, 'id' | 'budget'>) =>
+    b.budget - a.budget || b.id - a.id;
+
+  it('puts a deal at its place by budget, and a ranked one first', () => {
+    const data = page([1, 900], [2, 500], [3, 100]);
+    expect(
+      idsOf(
+        upsertInPages(data, makeDeal({ id: 9, budget: 600 }), { source: 'viewer', insert: byBudgetDesc }),
+      ),
+    ).toEqual([[1, 9, 2, 3]]);
+    expect(
+      idsOf(upsertInPages(data, makeDeal({ id: 9, budget: 50 }), { source: 'viewer', insert: byBudgetDesc })),
+    ).toEqual([[1, 2, 3]]);
+    expect(idsOf(upsertInPages(data, makeDeal({ id: 9 }), { source: 'viewer', insert: 'first' }))).toEqual([
+      [9, 1, 2, 3],
+    ]);
   });
 });
 
@@ -130,6 +161,29 @@ describe('cache functions on a query client', () => {
 
   beforeEach(() => {
     client = new QueryClient();
+  });
+
+  it('a new deal enters the lists whose filters find it, at its place', () => {
+    const open = { ...noFilters, status: ['open' as const], maxBudget: 100_000 };
+    const byBudget = { ...noFilters, sort: 'budget_asc' as const };
+    const seed = (filters: DealFilters, deals: Deal[]) =>
+      client.setQueryData<DealListData>(dealQueryKeys.list(filters), {
+        pages: [{ deals, nextBefore: undefined }],
+        pageParams: [undefined],
+      });
+    const ids = (filters: DealFilters) =>
+      client
+        .getQueryData<DealListData>(dealQueryKeys.list(filters))
+        ?.pages.flatMap((page) => page.deals.map((deal) => deal.id));
+    seed(open, [makeDeal({ id: 1, budget: 50 })]);
+    seed(byBudget, [makeDeal({ id: 1, budget: 50 }), makeDeal({ id: 3, budget: 5000 })]);
+
+    upsertDealInCaches(client, makeDeal({ id: 4, budget: 700 }));
+    upsertDealInCaches(client, makeDeal({ id: 5, budget: 2000, dealer_joined: 'bob' }));
+    upsertDealInCaches(client, makeDeal({ id: 6, budget: 200 }));
+
+    expect(ids(open)).toEqual([6, 4, 1]);
+    expect(ids(byBudget)).toEqual([1, 6, 4, 5, 3]);
   });
 
   it('a new deal enters the lists whose keyword it matches, and my deals for its creator', () => {

@@ -1,19 +1,34 @@
 import type { InfiniteData, QueryClient } from '@tanstack/react-query';
 import { type Deal, nothingAllowed, type PublicDeal } from '../../../contract/deals';
+import type { DealListItem } from '../../../contract/discovery';
+import {
+  type DealFilters,
+  type DealOrder,
+  dealOrderOf,
+  effectiveSort,
+  filtersFromParams,
+  filtersKey,
+  matchesFilters,
+  noFilters,
+} from './deal-filters';
 import { dealViewerOf } from './deal-viewer';
 
 /**
  * The one place that knows where deals live in the query cache: the query keys, and the functions
  * that patch every cached copy of a deal at once (after a call of this user, or — later — when the
- * realtime layer hears of a change). Every list is ordered newest first (by id), as the API answers.
+ * realtime layer hears of a change). The deals lists are in the order their filters ask (newest
+ * first unless chosen otherwise, deal-filters.ts); the other lists newest first (by id), as the API answers.
  */
 
-/** A page of the deals list (GET /deals/all[/keyword]?limit&before). */
+/** A page of the deals list (GET /deals/all?filters&limit&before|offset). */
 export type DealPage = {
-  deals: Deal[];
-  /** The cursor for the next page (the id of the server's last deal of this page), or none at the end. */
+  deals: DealListItem[];
+  /** Newest first: the cursor for the next page (the id of the server's last deal of this page), or none at the end. */
   nextBefore: number | undefined;
+  /** Any other order: where the next page starts, or none at the end. */
+  nextOffset?: number;
 };
+/** The page parameter is `before` for a newest-first list, `offset` for any other order. */
 export type DealListData = InfiniteData<DealPage, number | undefined>;
 
 export const dealsPageSize = 24;
@@ -21,10 +36,19 @@ export const dealsPageSize = 24;
 export const dealQueryKeys = {
   /** Everything about deals: invalidating it reloads every list, deal and bid list. */
   all: ['deals'] as const,
-  /** Every deals list, whatever its keyword. */
+  /** Every deals list, whatever its filters. */
   lists: () => ['deals', 'list'] as const,
-  /** The deals list for a keyword ('' = all deals). */
-  list: (keyword: string) => ['deals', 'list', keyword] as const,
+  /** The deals list for some filters (a string: keywords alone; '' = all deals, newest first). */
+  list: (filters: DealFilters | string) =>
+    [
+      'deals',
+      'list',
+      filtersKey(typeof filters === 'string' ? { ...noFilters, q: filters } : filters),
+    ] as const,
+  /** Every count of a search (GET /deals/count). */
+  counts: () => ['deals', 'count'] as const,
+  /** How many deals the filters find (the order left out: it changes no count). */
+  count: (filters: DealFilters) => ['deals', 'count', filtersKey({ ...filters, sort: undefined })] as const,
   /** GET /deals/my-deals: deals the viewer created or joined. */
   mine: () => ['deals', 'mine'] as const,
   /** GET /deals/dealmaker-deals: deals the viewer is the dealmaker of. */
@@ -55,35 +79,49 @@ export type UpsertOptions = {
   viewer?: string | null;
 };
 
-/** The cached copy replaced by the incoming one, keeping what the incoming copy cannot know. */
-export function mergeDeal(cached: Deal | undefined, incoming: Deal | PublicDeal, source: DealSource): Deal {
-  if (source === 'viewer' && 'can' in incoming) return incoming;
-  const { can: _can, ...fields } = incoming as Deal;
-  return { ...fields, my_bid: cached ? cached.my_bid : fields.my_bid, can: cached?.can ?? nothingAllowed };
+/**
+ * The cached copy replaced by the incoming one, keeping what the incoming copy cannot know: the viewer's
+ * own bid and `can` after a broadcast, and a search result's snippet while the description is the same.
+ */
+export function mergeDeal<Cached extends DealListItem>(
+  cached: Cached | undefined,
+  incoming: Deal | PublicDeal,
+  source: DealSource,
+): Cached {
+  let merged: DealListItem;
+  if (source === 'viewer' && 'can' in incoming) merged = incoming;
+  else {
+    const { can: _can, ...fields } = incoming as Deal;
+    merged = {
+      ...fields,
+      my_bid: cached ? cached.my_bid : fields.my_bid,
+      can: cached?.can ?? nothingAllowed,
+    };
+  }
+  if (cached?.snippet && !('snippet' in merged) && cached.description === merged.description) {
+    merged = { ...merged, snippet: cached.snippet };
+  }
+  return merged as Cached;
 }
 
-/** Whether the server's keyword search (title or description contains it, any case) would list the deal. */
-export function matchesKeyword(deal: Pick<Deal, 'title' | 'description'>, keyword: string): boolean {
-  const needle = keyword.trim().toLowerCase();
-  if (!needle) return true;
-  return deal.title.toLowerCase().includes(needle) || deal.description.toLowerCase().includes(needle);
-}
+const newestFirst: DealOrder = (a, b) => b.id - a.id;
 
-/** Inserts a deal into a newest-first list, before the first older one. */
-function insertByIdDesc(deals: Deal[], deal: Deal): Deal[] {
-  const index = deals.findIndex((other) => other.id < deal.id);
+/** Inserts a deal into an ordered list, before the first deal it comes before. */
+function insertInOrder<D extends Deal>(deals: D[], deal: D, order: DealOrder): D[] {
+  const index = deals.findIndex((other) => order(deal, other) < 0);
   return index === -1 ? [...deals, deal] : [...deals.slice(0, index), deal, ...deals.slice(index)];
 }
 
 /**
  * A paged list with the deal patched in. A deal the list does not hold yet goes in at its place
- * when `insert` allows it and that place lies within the pages loaded so far (an older deal
- * arrives with a later page instead).
+ * when `insert` allows it (true: newest first; an order; 'first': at the top, for a ranked list whose
+ * order only the server knows) and that place lies within the pages loaded so far (a deal further
+ * down arrives with a later page instead).
  */
 export function upsertInPages(
   data: DealListData,
   deal: Deal | PublicDeal,
-  options: { source: DealSource; insert: boolean },
+  options: { source: DealSource; insert: boolean | DealOrder | 'first' },
 ): DealListData {
   let found = false;
   const pages = data.pages.map((page) => {
@@ -99,17 +137,22 @@ export function upsertInPages(
   if (found) return { ...data, pages };
   if (!options.insert || pages.length === 0) return data;
 
-  const incoming = mergeDeal(undefined, deal, options.source);
-  const pageIndex = pages.findIndex((page) => page.deals.some((other) => other.id < deal.id));
-  if (pageIndex !== -1) {
-    const page = pages[pageIndex]!;
-    pages[pageIndex] = { ...page, deals: insertByIdDesc(page.deals, incoming) };
+  const incoming = mergeDeal<DealListItem>(undefined, deal, options.source);
+  if (options.insert === 'first') {
+    pages[0] = { ...pages[0]!, deals: [incoming, ...pages[0]!.deals] };
     return { ...data, pages };
   }
-  // Older than everything loaded: it belongs here only if the whole list is loaded.
+  const order = options.insert === true ? newestFirst : options.insert;
+  const pageIndex = pages.findIndex((page) => page.deals.some((other) => order(incoming, other) < 0));
+  if (pageIndex !== -1) {
+    const page = pages[pageIndex]!;
+    pages[pageIndex] = { ...page, deals: insertInOrder(page.deals, incoming, order) };
+    return { ...data, pages };
+  }
+  // After everything loaded: it belongs here only if the whole list is loaded.
   const lastIndex = pages.length - 1;
   const last = pages[lastIndex]!;
-  if (last.nextBefore !== undefined) return data;
+  if (last.nextBefore !== undefined || last.nextOffset !== undefined) return data;
   pages[lastIndex] = { ...last, deals: [...last.deals, incoming] };
   return { ...data, pages };
 }
@@ -136,17 +179,27 @@ export function upsertInList(
   if (options.belongs === false) return cached ? list.filter((other) => other.id !== deal.id) : list;
   if (cached)
     return list.map((other) => (other.id === deal.id ? mergeDeal(other, deal, options.source) : other));
-  return options.belongs ? insertByIdDesc(list, mergeDeal(undefined, deal, options.source)) : list;
+  return options.belongs
+    ? insertInOrder(list, mergeDeal<Deal>(undefined, deal, options.source), newestFirst)
+    : list;
 }
 
-/** The keyword a cached list was loaded for (its key is ['deals', 'list', keyword]). */
-function keywordOf(queryKey: readonly unknown[]): string {
-  return typeof queryKey[2] === 'string' ? queryKey[2] : '';
+/** The filters a cached list was loaded for (its key is ['deals', 'list', filtersKey]). */
+function filtersOf(queryKey: readonly unknown[]): DealFilters {
+  return filtersFromParams(new URLSearchParams(typeof queryKey[2] === 'string' ? queryKey[2] : ''));
+}
+
+/** Where a deal the list does not hold goes in a list with these filters: nowhere when they do not find it. */
+function placeIn(deal: Deal | PublicDeal, filters: DealFilters): DealOrder | 'first' | false {
+  if (!matchesFilters(deal, filters)) return false;
+  return dealOrderOf(effectiveSort(filters)) ?? 'first';
 }
 
 /**
- * Puts a new or changed deal into every cached place it shows: the deals lists (a new deal enters
- * the lists whose keyword it matches), my deals, dealmaker deals, and the deal itself.
+ * Puts a new or changed deal into every cached place it shows: the deals lists (a deal they do not
+ * hold enters the lists whose filters find it, at its place in their order; a changed deal stays
+ * where it is, even when it no longer matches, so that a card does not vanish under the pointer),
+ * my deals, dealmaker deals, and the deal itself.
  */
 export function upsertDealInCaches(
   queryClient: QueryClient,
@@ -160,7 +213,7 @@ export function upsertDealInCaches(
     queryKey: dealQueryKeys.lists(),
   })) {
     if (!data) continue;
-    const insert = matchesKeyword(deal, keywordOf(queryKey));
+    const insert = placeIn(deal, filtersOf(queryKey));
     queryClient.setQueryData<DealListData>(queryKey, upsertInPages(data, deal, { source, insert }));
   }
 

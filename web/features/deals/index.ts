@@ -1,13 +1,40 @@
 /** Deals and bids: the base every deal-scoped feature builds on; it depends on no other deal feature. */
 
+// The words of a bid's details: its delivery estimate, its bidder's record.
+export { bidderStatsText, deliveryText } from './bid-texts';
 // A deal in the Deals page grid, with its viewer's actions.
 export { DealCard } from './deal-card';
 // The dialogs a deal's buttons open (Bid as Dealmaker / Update Bid, Edit Deal, Ask to Join), once for a page.
 export { type DealDialog, DealDialogs } from './deal-dialogs';
+// The Deals page's filters, free of React: the address and the API paths they make, labels, live matching,
+// empty results, saved searches' queries.
+export {
+  blamedFilter,
+  budgetCents,
+  budgetText,
+  type DealFilters,
+  dealStageOf,
+  describeFilters,
+  effectiveSort,
+  filtersFromParams,
+  filtersKey,
+  filtersToParams,
+  filtersToSavedQuery,
+  hasFilters,
+  matchCountText,
+  noFilters,
+  savedQueryToFilters,
+  sortLabels,
+  stageLabels,
+  withBudget,
+  withKeywords,
+  withoutFilter,
+  withStageToggled,
+} from './deal-filters';
 // The deal page's Deal Finalized section.
 export { DealFinalizedSection } from './deal-finalized-section';
 // The Deals page's flash strip: the outcome of the last action, for 5 seconds.
-export { type Flash, FlashStrip, flashDurationMs } from './deal-flash';
+export { type Flash, FlashStrip, flashDurationMs, success } from './deal-flash';
 // The deal page's header: Back to Deals, title, description, budget, timeline, dates.
 export { DealHeaderSection } from './deal-header-section';
 // The green 'where the deal got to' frame, shared with escrow's Deal Completed.
@@ -27,6 +54,7 @@ export {
   useApplyDeal,
   useDeal,
   useDealmakerDeals,
+  useDealsCount,
   useDealsList,
   useReloadDeal,
 } from './deals-api';

@@ -2,6 +2,7 @@ import { useMemo } from 'react';
 import { cn } from '../../lib/cn';
 import { useAuth } from '../auth';
 import { ChatHistory } from './chat-history';
+import { useChatInView } from './chat-in-view';
 import { MessageComposer } from './message-composer';
 import { confirmedMessages, mergeMessages } from './message-list';
 import { useDealMessages } from './messages-api';
@@ -31,6 +32,8 @@ export function DealChat({ dealId, fullscreen }: { dealId: number; fullscreen: b
     firstUnreadId,
     tail: seen ? `${seen.messageId}:${seen.names.join()}` : '',
   });
+  // While the history is on screen, a message in this chat raises no toast.
+  useChatInView(dealId, listRef);
 
   return (
     <div className={cn('flex min-h-0 flex-col', fullscreen && 'flex-1')}>

@@ -1,5 +1,7 @@
 /** The deal chat: history with the deal's timeline entries, live messages, typing, read marks, unread counts. */
 
+// Whether a deal's chat is in front of the viewer now (open, on screen, tab visible): its messages need no toast.
+export { isChatInView } from './chat-in-view';
 // The deal's chat, as the deal page's section (participants only).
 export { DealMessagesSection } from './deal-messages-panel';
 // Which incoming message events count, and the shape of the cached history, for the realtime layer.

@@ -15,10 +15,12 @@ import {
   setMyBidInCaches,
   upsertDealInCaches,
 } from '../deals';
+import { myBidKeys, myBidsConcern, savedSearchKeys } from '../discovery';
 import { disputesQueryKey } from '../disputes';
 import { escrowQueryKey, milestonesQueryKey } from '../escrow';
 import {
   catchUpDealHistory,
+  isChatInView,
   isIncomingMessage,
   messageKeys,
   putMessageInCache,
@@ -45,6 +47,28 @@ export const notificationDurationMs = 3000;
 /** Notifications about money: the wallet may have changed. */
 const isMoneyNotification = (kind: string) => kind.startsWith('escrow-') || kind.startsWith('payment-');
 
+/** How often, at most, the counts of the searches on screen are asked again. */
+const recountIntervalMs = 3000;
+
+/** `run` at once, then at most once per `intervalMs` (a call within the interval runs at its end). */
+function throttled(run: () => void, intervalMs: number): () => void {
+  let last = Number.NEGATIVE_INFINITY;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return () => {
+    const since = Date.now() - last;
+    if (since >= intervalMs) {
+      last = Date.now();
+      run();
+    } else if (!timer) {
+      timer = setTimeout(() => {
+        timer = undefined;
+        last = Date.now();
+        run();
+      }, intervalMs - since);
+    }
+  };
+}
+
 const isFullDeal = (data: PublicDeal | { id: number }): data is PublicDeal => 'dealer_creator' in data;
 const isFullBid = (data: Bid | { id: number }): data is Bid => 'dealmaker' in data;
 
@@ -60,6 +84,17 @@ export function createLiveUpdates(queryClient: QueryClient, getViewer: () => Liv
     void catchUpDealHistory(queryClient, dealId).catch((error) =>
       console.warn(`The timeline of deal ${dealId} could not be brought up to date:`, error),
     );
+
+  /**
+   * The counts of the searches on screen ("12 deals match") are asked again when deals come, go or
+   * change: at once, then at most once every few seconds however busy the marketplace is.
+   */
+  const recount = throttled(() => invalidate(dealQueryKeys.counts()), recountIntervalMs);
+
+  /** Something happened on a deal: My Bids asks again when one of its bids is on that deal. */
+  const followMyBids = (dealId: number | null) => {
+    if (dealId !== null && myBidsConcern(queryClient, dealId)) invalidate(myBidKeys.all);
+  };
 
   /** The viewer's own bid was deleted (elsewhere): no cached copy of the deal may still offer it. */
   const forgetMyBid = (dealId: number, bidId: number) => {
@@ -82,6 +117,9 @@ export function createLiveUpdates(queryClient: QueryClient, getViewer: () => Liv
 
   return {
     'deal-updated': ({ dealId, data, updateType }) => {
+      // A deal came, went or changed: the counts of the searches on screen may have changed with it.
+      recount();
+      followMyBids(dealId);
       if (updateType === 'deleted' || !isFullDeal(data)) {
         removeDealFromCaches(queryClient, dealId);
         queryClient.removeQueries({ queryKey: dealmakerRequestKeys.ofDeal(dealId) });
@@ -109,10 +147,12 @@ export function createLiveUpdates(queryClient: QueryClient, getViewer: () => Liv
 
     'bid-updated': ({ dealId, data, updateType }) => {
       const viewer = getViewer();
+      followMyBids(dealId);
       if (isFullBid(data) && sameUser(data.dealmaker, viewer?.username)) {
-        // The viewer's own bid, placed or changed in another tab.
+        // The viewer's own bid, placed or changed in another tab (or this one): My Bids lists it.
         setMyBidInCaches(queryClient, dealId, { id: data.id, price: data.price });
         refreshMine(dealId);
+        invalidate(myBidKeys.all);
       } else if (updateType === 'deleted') {
         forgetMyBid(dealId, data.id);
       }
@@ -177,11 +217,15 @@ export function createLiveUpdates(queryClient: QueryClient, getViewer: () => Liv
     'typing-updated': () => {},
 
     notification: (event) => {
-      const { message, kind } = event;
-      toast(message, { duration: notificationDurationMs });
+      const { message, kind, dealId } = event;
+      // A chat message needs no toast when its chat is in front of the viewer (open, on screen, tab visible).
+      if (!(kind === 'message' && isChatInView(dealId))) toast(message, { duration: notificationDurationMs });
       // The bell counts it at once.
       putNotificationInCache(queryClient, event);
       if (isMoneyNotification(kind)) invalidate(walletKeys.all);
+      // A new deal matches a saved search: its count of new matches goes up.
+      if (kind === 'saved-search-match') invalidate(savedSearchKeys.all);
+      followMyBids(dealId);
     },
   };
 }
