@@ -52,7 +52,9 @@ function keywordWords(q: string): { words: string[]; excluded: string[] } {
 
 function filterConditions(search: DealSearch): SQL[] {
   const conditions: SQL[] = [];
-  if (search.stages?.length)
+  // One stage as `=`: the planner can then read (stage, id) in order; `= any(…)` walked the primary key.
+  if (search.stages?.length === 1) conditions.push(sql`${deals.stage} = ${search.stages[0]}`);
+  else if (search.stages?.length)
     conditions.push(sql`${deals.stage} = any(${`{${search.stages.join(',')}}`}::text[])`);
   if (search.minBudgetCents !== undefined)
     conditions.push(sql`${deals.budgetCents} >= ${search.minBudgetCents}`);
