@@ -30,6 +30,16 @@ export default defineConfig({
   timeout: 30_000,
   expect: { timeout: 5_000 },
   reporter: [['list'], ['json', { outputFile: '.artifacts/report.json' }]],
+  projects: [
+    { name: 'journeys', testIgnore: 'lighthouse.spec.ts' },
+    // Lighthouse times the page's main-thread work: measured while a journey runs on the other worker, its
+    // figures would be the machine's load as much as the app's. So it runs alone (`npm run
+    //test:lighthouse`), and never on a retry, which would hide a miss. It is not part of `npm test` yet:
+    // the signed-in pages are still over its budgets.
+    ...(process.env.DEALMAKER_LIGHTHOUSE
+      ? [{ name: 'lighthouse', testMatch: 'lighthouse.spec.ts', retries: 0 }]
+      : []),
+  ],
   use: {
     // Set by global-setup before the workers start.
     baseURL: process.env.DEALMAKER_E2E_BASE_URL,

@@ -11,7 +11,9 @@ export function AppLayout() {
   return (
     <div className="flex min-h-dvh flex-col">
       <NavBar />
-      <main id="main" className="flex flex-1 flex-col">
+      {/* At least the window's height below the bar: the footer starts below the fold, so a page that
+          grows once its data arrives does not push a visible footer down (a layout shift). */}
+      <main id="main" className="flex min-h-[calc(100dvh-4rem)] flex-1 flex-col">
         <Outlet />
       </main>
       <Footer />

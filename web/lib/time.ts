@@ -4,6 +4,26 @@ const minute = 60_000;
 const hour = 60 * minute;
 const day = 24 * hour;
 
+// One formatter per format, made on first use: toLocaleDateString with options builds a new
+// Intl.DateTimeFormat on every call, which costs a list of deals or messages milliseconds per date on a phone.
+function formatter(options: Intl.DateTimeFormatOptions): () => Intl.DateTimeFormat {
+  let made: Intl.DateTimeFormat | undefined;
+  return () => {
+    made ??= new Intl.DateTimeFormat('en-US', options);
+    return made;
+  };
+}
+const shortDate = formatter({ year: 'numeric', month: 'short', day: 'numeric' });
+const longDate = formatter({ year: 'numeric', month: 'long', day: 'numeric' });
+const dateTime = formatter({
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+});
+const monthDay = formatter({ month: 'short', day: 'numeric' });
+
 function toDate(value: string | Date): Date | null {
   const date = value instanceof Date ? value : new Date(value);
   return Number.isNaN(date.getTime()) ? null : date;
@@ -12,27 +32,19 @@ function toDate(value: string | Date): Date | null {
 /** 'Jan 5, 2024' */
 export function formatDate(value: string | Date): string {
   const date = toDate(value);
-  return date ? date.toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' }) : '';
+  return date ? shortDate().format(date) : '';
 }
 
 /** 'January 5, 2024' */
 export function formatLongDate(value: string | Date): string {
   const date = toDate(value);
-  return date ? date.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' }) : '';
+  return date ? longDate().format(date) : '';
 }
 
 /** 'Jan 5, 2024, 3:07 PM' */
 export function formatDateTime(value: string | Date): string {
   const date = toDate(value);
-  return date
-    ? date.toLocaleString('en-US', {
-        year: 'numeric',
-        month: 'short',
-        day: 'numeric',
-        hour: 'numeric',
-        minute: '2-digit',
-      })
-    : '';
+  return date ? dateTime().format(date) : '';
 }
 
 /**
@@ -68,9 +80,5 @@ export function formatRelativeTime(value: string | Date, now: Date = new Date())
   if (days === 1) return 'Yesterday';
   if (days < 7) return `${days} days ago`;
   const sameYear = date.getFullYear() === now.getFullYear();
-  return date.toLocaleDateString('en-US', {
-    month: 'short',
-    day: 'numeric',
-    ...(sameYear ? {} : { year: 'numeric' }),
-  });
+  return (sameYear ? monthDay() : shortDate()).format(date);
 }

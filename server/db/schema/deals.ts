@@ -141,11 +141,9 @@ export const bids = pgTable(
  * looks here for the words closest to the keywords (a typo, a word the stemmer does not join) and
  * searches again with them (docs/decisions/0029-deal-search-and-filters.md).
  */
-export const searchWords = pgTable(
-  'search_words',
-  { word: text('word').primaryKey() },
-  (t) => [index('search_words_trgm').using('gin', sql`${t.word} gin_trgm_ops`)],
-);
+export const searchWords = pgTable('search_words', { word: text('word').primaryKey() }, (t) => [
+  index('search_words_trgm').using('gin', sql`${t.word} gin_trgm_ops`),
+]);
 
 /**
  * A bid that is gone, kept for its bidder's "My bids": written where bids are removed with their deal
