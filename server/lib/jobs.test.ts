@@ -23,6 +23,7 @@ describe('the job queue', () => {
         { name: 'dispute-escalation' },
         { name: 'escrow-half-expiry' },
         { name: 'milestone-auto-release' },
+        { name: 'saved-search-mail' },
       ]);
     } finally {
       await Promise.all(instances.map((jobs) => jobs.stop()));

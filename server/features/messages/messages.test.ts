@@ -244,6 +244,7 @@ describe('POST /api/messages/send', () => {
       kind: 'message',
       dealId: own.id,
       message: `${alice.username} sent you a message on "${own.title}".`,
+      count: 1,
       createdAt: isoTimestamp,
       unreadCount: before.unreadCount + 1,
     });
