@@ -286,6 +286,7 @@ describe.skipIf(!process.env.REDIS_URL)('two instances sharing PostgreSQL and Re
       kind: 'deal-joined',
       dealId: deal.id,
       message: `${partner.username} joined your deal "${deal.title}".`,
+      count: 1,
       createdAt: stored.notifications[0].createdAt,
       unreadCount: 1,
     });
