@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { BidderStats } from '../../../contract/deals';
 import type { DbOrTx } from '../../db/client';
 import { bidHistory, bids, deals, reviews, users } from '../../db/schema';
@@ -22,6 +22,14 @@ export type MyBidRow = {
   /** The outcome a gone bid was kept with; null for a live one. */
   endedOutcome: string | null;
 };
+
+/** Copies the bids of `source` (aliased b, joined to their deal as d) into bid_history with `outcome`. */
+const keepInHistory = (source: SQL, outcome: SQL) => sql`
+  insert into ${bidHistory} (bid_id, deal_id, bidder_id, price_cents, proposal, delivery_days,
+                             deal_title, deal_budget_cents, deal_stage, outcome, bid_created_at)
+  select b.id, b.deal_id, b.bidder_id, b.price_cents, b.proposal, b.delivery_days, d.title,
+         d.budget_cents, d.stage, ${outcome}, b.created_at
+  from ${source} b join ${deals} d on d.id = b.deal_id`;
 
 export const bidsRepository = {
   async insert(db: DbOrTx, values: typeof bids.$inferInsert) {
@@ -72,12 +80,7 @@ export const bidsRepository = {
         where ${bids.dealId} = ${dealId} and ${bids.id} is distinct from ${keepBidId}
         returning *
       ), kept as (
-        insert into ${bidHistory} (bid_id, deal_id, bidder_id, price_cents, proposal, delivery_days,
-                                   deal_title, deal_budget_cents, deal_stage, outcome, bid_created_at)
-        select r.id, r.deal_id, r.bidder_id, r.price_cents, r.proposal, r.delivery_days, d.title,
-               d.budget_cents, d.stage, case when d.dealmaker_id = r.bidder_id then 'won' else 'lost' end,
-               r.created_at
-        from removed r join ${deals} d on d.id = r.deal_id
+        ${keepInHistory(sql`removed`, sql`case when d.dealmaker_id = b.bidder_id then 'won' else 'lost' end`)}
       )
       select bidder_id from removed`);
     const { rows } = removed as unknown as { rows: Array<{ bidder_id: number }> };
@@ -87,12 +90,7 @@ export const bidsRepository = {
   /** Keeps every bid of a deal about to be deleted in its bidder's history, as 'deal deleted'. */
   async keepBidsOfDeletedDeal(db: DbOrTx, dealId: number) {
     await db.execute(sql`
-      insert into ${bidHistory} (bid_id, deal_id, bidder_id, price_cents, proposal, delivery_days,
-                                 deal_title, deal_budget_cents, deal_stage, outcome, bid_created_at)
-      select b.id, b.deal_id, b.bidder_id, b.price_cents, b.proposal, b.delivery_days, d.title,
-             d.budget_cents, d.stage, 'deal deleted', b.created_at
-      from ${bids} b join ${deals} d on d.id = b.deal_id
-      where b.deal_id = ${dealId}`);
+      ${keepInHistory(sql`${bids}`, sql`'deal deleted'`)} where b.deal_id = ${dealId}`);
   },
 
   /** Each bidder's record: average rating received, reviews received, completed deals as dealmaker. */
