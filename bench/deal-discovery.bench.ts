@@ -18,6 +18,11 @@
  * that may create databases and, to seed without the triggers, a superuser); the database is
  * dropped at the end, on failure and on Ctrl-C too. Writes results/<UTC time>-discovery-<size>.md, after
  * every row (marked incomplete until the last).
+ *
+ * While working on the queries: BENCH_DATABASE=<name> keeps the seeded database under that name and, when
+ * it already holds deals, measures it again without seeding (migrating it first, so a new index is built);
+ * BENCH_ONLY=<regular expression> measures only the rows whose label ("rare choosing,in_progress any newest")
+ * it matches.
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -26,13 +31,12 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { drizzle } from 'drizzle-orm/node-postgres';
-import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
 import type { DealSort, DealStage } from '../contract/discovery';
 import { limits } from '../contract/limits';
 import { type Database, type Db, openDatabase } from '../server/db/client';
+import { sessionSettings } from '../server/db/roles';
 import * as schema from '../server/db/schema';
-import { createTransact, type Transact } from '../server/db/transaction';
 import { type DealSearch, dealSearchRepository } from '../server/features/deals/deal-search.repository';
 import { dropDatabase, withAdmin, withDatabase } from '../server/test/test-database';
 
@@ -173,7 +177,18 @@ function combinations(): Combination[] {
           if (sort === 'relevance' && !keywords.q) continue;
           all.push({ keywords, status, budget, sort });
         }
-  if (process.env.BENCH_FULL === '1') return all;
+  const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : undefined;
+  return (process.env.BENCH_FULL === '1' ? all : representative(all)).filter(
+    (row) => !only || only.test(label(row)),
+  );
+}
+
+/** "rare choosing,in_progress any newest": what BENCH_ONLY matches. */
+function label({ keywords, status, budget, sort }: Combination) {
+  return `${keywords.kind} ${(status ?? ['any']).join(',')} ${budget.name.split(' ')[0]} ${sort}`;
+}
+
+function representative(all: Combination[]): Combination[] {
   const [anyBudget, narrow, wide] = budgets;
   const is = (status: DealStage[] | undefined, name: string) => (status ?? ['none']).join(',') === name;
   return all.filter(({ keywords, status, budget, sort }) => {
@@ -189,16 +204,25 @@ function combinations(): Combination[] {
   });
 }
 
-/** The database, made and migrated as the server does it; dropped by `drop` (once, whatever happens). */
+/**
+ * The database, made and migrated as the server does it; dropped by `drop` (once, whatever happens) unless
+ * it is kept (BENCH_DATABASE). `seeded` when a kept database already holds the deals.
+ */
 async function open(adminUrl: string) {
-  const name = `dealmaker_discovery_bench_${process.pid}`;
-  await withAdmin(adminUrl, (client) => client.query(`CREATE DATABASE ${name}`));
+  const kept = process.env.BENCH_DATABASE;
+  const name = kept ?? `dealmaker_discovery_bench_${process.pid}`;
+  const exists = await withAdmin(adminUrl, async (client) => {
+    const found = await client.query('select 1 from pg_database where datname = $1', [name]);
+    if (found.rowCount === 0) await client.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`);
+    return found.rowCount !== 0;
+  });
   const ownerUrl = withDatabase(adminUrl, name);
   let database: Database | undefined;
   let dropped: Promise<void> | undefined;
   const drop = () => {
     dropped ??= (async () => {
       await database?.close().catch(() => {});
+      if (kept) return console.log(`kept database ${name}`);
       await dropDatabase(adminUrl, name);
       console.log(`dropped database ${name}`);
     })();
@@ -210,7 +234,13 @@ async function open(adminUrl: string) {
     await drop();
     throw error;
   }
-  return { database, ownerUrl, name, drop };
+  const seeded =
+    exists &&
+    (await withAdmin(ownerUrl, async (client) => {
+      const { rows } = await client.query<{ any: boolean }>('select exists (select 1 from deals) as any');
+      return rows[0]!.any;
+    }));
+  return { database, ownerUrl, name, drop, seeded };
 }
 
 /**
@@ -390,11 +420,11 @@ function searchOf(combination: Combination): DealSearch {
   };
 }
 
-/** The count as DealsService.count runs it: in a transaction of its own (the repository may SET LOCAL in it). */
-async function countOf(db: Db, transact: Transact, combination: Combination): Promise<number> {
+/** The count as DealsService.count runs it. */
+async function countOf(db: Db, combination: Combination): Promise<number> {
   const search = searchOf(combination);
   const keywords = search.q ? await dealSearchRepository.keywordQueries(db, search.q) : undefined;
-  return transact((tx) => dealSearchRepository.count(tx, search, keywords, countCap));
+  return dealSearchRepository.count(db, search, keywords, countCap);
 }
 
 /**
@@ -474,9 +504,7 @@ async function plansOf(
       limit: pageLimit,
     }),
   );
-  await explain('count', () =>
-    capturing.db.transaction((tx) => dealSearchRepository.count(tx, search, keywords, countCap)),
-  );
+  await explain('count', () => dealSearchRepository.count(capturing.db, search, keywords, countCap));
   return plans;
 }
 
@@ -510,13 +538,13 @@ function report(context: {
     `- **Page** = with keywords \`dealSearchRepository.keywordQueries\` (their closest words), then \`pageIds\` (first page,`,
     `  limit ${pageLimit}, the row’s sort), then \`snippets\` of those ids, as \`DealsService.find\` runs them on a page-cache miss.`,
     '  **Count** = `keywordQueries` with keywords, then',
-    `  \`dealSearchRepository.count\` with cap ${countCap} in a transaction of its own (\`createTransact\`), as \`DealsService.count\``,
+    `  \`dealSearchRepository.count\` with cap ${countCap}, as \`DealsService.count\``,
     `  runs it. Each: ${warmups} discarded warm-ups, then ${runs}`,
     `  runs one after another on the server’s pool (its restricted role); p50 / p95 / max by nearest rank (a row`,
     `  whose warm-up took over ${slowRunMs / 1000} s is measured ${slowRuns} times, marked ⁽⁵⁾).`,
     '- **Plans**: once per row, every query the page (without snippets) and the count ran, captured with a drizzle',
     '  logger and replayed in order under `EXPLAIN (ANALYZE, BUFFERS)` with the same parameters, in one transaction',
-    '  (the `SET LOCAL`s the repository makes replayed too) on an owner connection (appendix: `est.` = the',
+    '  (a `SET` the repository makes replayed too) on an owner connection (appendix: `est.` = the',
     '  planner’s row estimate, costs removed, long conditions cut). Run after the timings: the buffers are warm.',
     `- **Code measured** (as loaded when the run started): ${fingerprint.join('; ')}.`,
     `- **Data**: ${fmt(userCount)} users, then ${fmt(dealCount)} deals in one \`INSERT … SELECT generate_series\` (setseed 0.42),`,
@@ -538,7 +566,11 @@ function report(context: {
       loads.length
         ? `${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}, median ${stats(loads).p50.toFixed(1)}`
         : '—'
-    } (2 means both cores busy). PostgreSQL settings: ${data.settings.map((s) => `${s.name} ${s.setting}`).join(', ')}.`,
+    } (2 means both cores busy). PostgreSQL settings: ${data.settings.map((s) => `${s.name} ${s.setting}`).join(', ')}; the server’s role sets ${Object.entries(
+      sessionSettings,
+    )
+      .map(([name, value]) => `${name} ${value}`)
+      .join(', ')} for its sessions (and the plans).`,
     '',
     '## Data as seeded',
     '',
@@ -627,7 +659,7 @@ async function main() {
   const size = dealCount >= 1_000_000 ? `${dealCount / 1_000_000}m` : `${Math.round(dealCount / 1000)}k`;
   const resultsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results');
   const file = path.join(resultsDir, `${stamp}-discovery-${size}.md`);
-  const { database, ownerUrl, name, drop } = await open(adminUrl);
+  const { database, ownerUrl, name, drop, seeded } = await open(adminUrl);
   const onSignal = (signal: NodeJS.Signals) => {
     console.log(`${signal}: dropping ${name}`);
     void drop().finally(() => process.exit(130));
@@ -637,12 +669,17 @@ async function main() {
   const ownerPool = new pg.Pool({ connectionString: ownerUrl, max: 2 });
   const explainer = new pg.Client({ connectionString: ownerUrl });
   try {
-    console.log(`database ${name}: seeding ${fmt(dealCount)} deals`);
     const seedLog: string[] = [];
-    await seed(ownerUrl, (line) => {
-      seedLog.push(line);
-      console.log(line);
-    });
+    if (seeded) {
+      seedLog.push(`reused the database seeded by an earlier run (${name}), analyzed again`);
+      await withAdmin(ownerUrl, (client) => client.query('vacuum analyze deals'));
+    } else {
+      console.log(`database ${name}: seeding ${fmt(dealCount)} deals`);
+      await seed(ownerUrl, (line) => {
+        seedLog.push(line);
+        console.log(line);
+      });
+    }
     const data = await describeData(ownerUrl);
     console.log(data.counts);
     const queries: Query[] = [];
@@ -654,15 +691,16 @@ async function main() {
       }) as unknown as Db,
     };
     await explainer.connect();
-    const silent = { error: () => {}, warn: () => {} } as unknown as FastifyBaseLogger;
-    const transact = createTransact(database.db, silent);
+    // The plans the server's role gets: its planner settings (roles.ts), which the owner does not have.
+    for (const [setting, value] of Object.entries(sessionSettings))
+      await explainer.query(`set ${setting} = ${pg.escapeLiteral(value)}`);
     const todo = combinations();
     console.log(`${todo.length} rows; results in ${file}`);
     const rows: Row[] = [];
     mkdirSync(resultsDir, { recursive: true });
     for (const combination of todo) {
       const page = await measure(() => firstPage(database.db, combination));
-      const counting = await measure(() => countOf(database.db, transact, combination));
+      const counting = await measure(() => countOf(database.db, combination));
       const plans = await plansOf(explainer, capturing, combination);
       const row: Row = {
         ...combination,

@@ -61,6 +61,13 @@ describe("the server's database connection", () => {
     expect(server.database.login).toEqual({ user: rows[0]!.user, restricted: true });
   });
 
+  it("plans with its role's settings: page reads priced as cached, not as disk seeks", async () => {
+    const { rows } = (await server.db.execute(
+      sql`select current_setting('random_page_cost') as "randomPageCost"`,
+    )) as unknown as { rows: Array<{ randomPageCost: string }> };
+    expect(rows).toEqual([{ randomPageCost: '1.1' }]);
+  });
+
   it.each([
     ['update audit_log set action = $$nothing happened$$', 'permission denied for table audit_log'],
     ['delete from audit_log', 'permission denied for table audit_log'],

@@ -1,6 +1,6 @@
-import { type AnyColumn, and, asc, desc, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, type SQL, sql } from 'drizzle-orm';
 import type { DealSort, DealStage } from '../../../contract/discovery';
-import type { DbOrTx, Tx } from '../../db/client';
+import type { DbOrTx } from '../../db/client';
 import { deals } from '../../db/schema';
 
 /**
@@ -26,28 +26,36 @@ export type KeywordQueries = { exact: SQL; near?: SQL };
 const wholeDescriptionChars = 240;
 
 /** Relevance ranks the newest this many matches: a common word must not rank half the table. */
-const rankedCandidates = 200;
-/** How many deals, in the order asked for, a keyword search reads before it asks the word index (`matchingIds`). */
-const probeRows = 10_000;
+const rankedCandidates = 100;
 /** How many of the deals' words may stand for one keyword. */
 const closestWordsPerKeyword = 3;
 
 const searchConfig = sql.raw(`'english'::regconfig`);
 const textQuery = (q: string) => sql`websearch_to_tsquery(${searchConfig}, ${q})`;
 
-/** The keywords' words for the closest-words search: plain and phrase words, and the excluded ones. */
-function keywordWords(q: string): { words: string[]; excluded: string[] } {
+/**
+ * The keywords as the closest-words search reads them: the plain words (each may be replaced by its
+ * closest words), the quoted phrases (asked for exactly: kept as they are) and the excluded words and
+ * phrases (kept out).
+ */
+function keywordParts(q: string): { words: string[]; phrases: string[]; excluded: string[] } {
   const words: string[] = [];
+  const phrases: string[] = [];
   const excluded: string[] = [];
   for (const token of q.toLowerCase().match(/-?"[^"]*"?|\S+/g) ?? []) {
     const negated = token.startsWith('-');
+    const quoted = token.replace(/^-/, '').startsWith('"');
     const parts = token
       .replace(/^-/, '')
       .split(/[^\p{L}\p{N}]+/u)
       .filter((word) => word.length >= 3 && word !== 'or');
-    (negated ? excluded : words).push(...parts);
+    if (parts.length === 0) continue;
+    if (negated) excluded.push(parts.join(' '));
+    else if (quoted) phrases.push(parts.join(' '));
+    else words.push(...parts);
   }
-  return { words: [...new Set(words)].slice(0, 8), excluded: [...new Set(excluded)].slice(0, 8) };
+  const first8 = (list: string[]) => [...new Set(list)].slice(0, 8);
+  return { words: first8(words), phrases: first8(phrases), excluded: first8(excluded) };
 }
 
 function filterConditions(search: DealSearch): SQL[] {
@@ -65,29 +73,16 @@ function filterConditions(search: DealSearch): SQL[] {
 
 type Order = Exclude<DealSort, 'relevance'>;
 
-/** The order over these columns (the deals table's or a subquery's). */
-function orderOf(
-  sort: Order,
-  columns: { id: SQL.Aliased | AnyColumn; budgetCents: SQL.Aliased | AnyColumn },
-): SQL[] {
-  const id = sql`${columns.id}`;
-  const budget = sql`${columns.budgetCents}`;
+function orderBy(sort: Order): SQL[] {
   switch (sort) {
     case 'newest':
-      return [desc(id)];
+      return [desc(deals.id)];
     case 'budget_desc':
-      return [desc(budget), desc(id)];
+      return [desc(deals.budgetCents), desc(deals.id)];
     case 'budget_asc':
-      return [asc(budget), asc(id)];
+      return [asc(deals.budgetCents), asc(deals.id)];
   }
 }
-const orderBy = (sort: Order) => orderOf(sort, { id: deals.id, budgetCents: deals.budgetCents });
-/** The same orders over the columns of the word index's matches (`matchingIds`). */
-const orderSql: Record<Order, string> = {
-  newest: 'id desc',
-  budget_desc: 'budget_cents desc, id desc',
-  budget_asc: 'budget_cents asc, id asc',
-};
 
 /** Ids of the deals meeting every condition, in this order. */
 async function idsWhere(
@@ -110,11 +105,12 @@ export const dealSearchRepository = {
   /**
    * The keywords as tsqueries. `near` asks the deals' vocabulary (`search_words`, trigram similarity
    * ≥ pg_trgm.similarity_threshold) for each plain keyword's closest words; it is there only when some
-   * keyword has a closer word than itself, and it keeps the excluded words out.
+   * plain keyword has a closer word than itself, and it keeps the quoted phrases as they are and the
+   * excluded words out.
    */
   async keywordQueries(db: DbOrTx, q: string): Promise<KeywordQueries> {
     const exact = textQuery(q);
-    const { words, excluded } = keywordWords(q);
+    const { words, phrases, excluded } = keywordParts(q);
     if (words.length === 0) return { exact };
     const result = await db.execute(sql`
       select asked.word as asked, closest.word
@@ -126,7 +122,7 @@ export const dealSearchRepository = {
         ) closest`);
     const { rows } = result as unknown as { rows: Array<{ asked: string; word: string }> };
     if (rows.length === 0) return { exact };
-    // Each keyword: itself or one of its closest words; all keywords; none of the excluded.
+    // Each plain keyword: itself or one of its closest words; every phrase; none of the excluded.
     const groups = words.map((word) => {
       const options = [word, ...rows.filter((row) => row.asked === word).map((row) => row.word)];
       return sql`(${sql.join(
@@ -134,8 +130,12 @@ export const dealSearchRepository = {
         sql` || `,
       )})`;
     });
-    const without = excluded.map((word) => sql` && !!plainto_tsquery(${searchConfig}, ${word})`);
-    return { exact, near: sql`(${sql.join(groups, sql` && `)}${sql.join(without, sql``)})` };
+    const required = [
+      ...groups,
+      ...phrases.map((phrase) => sql`phraseto_tsquery(${searchConfig}, ${phrase})`),
+    ];
+    const without = excluded.map((text) => sql` && !!phraseto_tsquery(${searchConfig}, ${text})`);
+    return { exact, near: sql`(${sql.join(required, sql` && `)}${sql.join(without, sql``)})` };
   },
 
   /**
@@ -166,44 +166,20 @@ export const dealSearchRepository = {
 
   /**
    * The first `wanted` deals a tsquery matches, in the order asked for; for relevance, the newest
-   * matches ranked (at most `rankedCandidates`: those among the first `probeRows` deals when they
-   * fill the page, else the newest overall).
+   * `rankedCandidates` matches ranked.
    *
-   * PostgreSQL cannot tell how many deals a tsquery matches well enough to choose between walking the
-   * deals in the order asked for (right for a common word) and collecting every match from the word
-   * index to sort them (right for a rare one): it walked the whole table for a rare word. So the walk is
-   * tried first and bounded: the first `probeRows` deals the filters find in that order, the tsquery
-   * checked on each. When they hold enough matches, those are the answer (any later match comes after
-   * them in that order); otherwise the words are rare among them, and every match is collected from
-   * the word index (a materialized CTE, so the planner cannot turn it back into a walk) and sorted.
+   * One query, and PostgreSQL chooses between walking the deals in the order asked for (right for a
+   * common word) and collecting the matches from the word index to sort them (right for a rare one): it
+   * can, because it knows how common each word is (search_vector's statistics target is 10,000, so every
+   * word the deals use a few dozen times has its own frequency) and because the word index holds the stage
+   * too (deals_search_vector_stage), so "rare word, stage X" is one index scan (decision record 0029).
    */
   async matchingIds(db: DbOrTx, tsquery: SQL, filters: SQL[], sort: DealSort, wanted: number) {
     const order = sort === 'relevance' ? 'newest' : sort;
     const needed = sort === 'relevance' ? Math.max(rankedCandidates, wanted) : wanted;
-    const firstRows = db
-      .select({ id: deals.id, budgetCents: deals.budgetCents, searchVector: deals.searchVector })
-      .from(deals)
-      .where(and(...filters))
-      .orderBy(...orderBy(order))
-      .limit(probeRows)
-      .as('first_rows');
-    const probed = await db
-      .select({ id: firstRows.id })
-      .from(firstRows)
-      .where(sql`${firstRows.searchVector} @@ ${tsquery}`)
-      .orderBy(...orderOf(order, { id: firstRows.id, budgetCents: firstRows.budgetCents }))
-      .limit(needed);
-    let ids = probed.map((row) => row.id);
-    // Relevance ranks what the walk found when that fills the page.
-    if (ids.length < (sort === 'relevance' ? wanted : needed)) {
-      const conditions = sql.join([...filters, sql`${deals.searchVector} @@ ${tsquery}`], sql` and `);
-      const result = await db.execute(sql`
-        with matches as materialized (
-          select ${deals.id} as id, ${deals.budgetCents} as budget_cents from ${deals} where ${conditions}
-        )
-        select id from matches order by ${sql.raw(orderSql[order])} limit ${needed}`);
-      ids = (result as unknown as { rows: Array<{ id: number }> }).rows.map((row) => Number(row.id));
-    }
+    const ids = await idsWhere(db, [...filters, sql`${deals.searchVector} @@ ${tsquery}`], orderBy(order), {
+      limit: needed,
+    });
     if (sort !== 'relevance' || ids.length === 0) return ids;
     const ranked = await db
       .select({ id: deals.id })
@@ -215,31 +191,22 @@ export const dealSearchRepository = {
   },
 
   /**
-   * How many deals the search finds, exact up to `cap` (counting stops there), in `tx`, a transaction
-   * of its own: with keywords, as in matchingIds, the planner may walk the whole table for a rare word,
-   * so the count reads the word index's matches as a bitmap instead (scans of whole tables and indexes
-   * off), which stops at `cap` rows for a common word and is small for a rare one.
+   * How many deals the search finds, exact up to `cap` (counting stops there): with keywords, those their
+   * words match, then those the closest words match.
    */
-  async count(
-    tx: Tx,
-    search: DealSearch,
-    keywords: KeywordQueries | undefined,
-    cap: number,
-  ): Promise<number> {
+  async count(db: DbOrTx, search: DealSearch, keywords: KeywordQueries | undefined, cap: number) {
     const filters = filterConditions(search);
     const countOf = async (conditions: SQL[], upTo: number) => {
-      const found = tx
+      const found = db
         .select({ id: deals.id })
         .from(deals)
         .where(and(...conditions))
         .limit(upTo)
         .as('found');
-      const [row] = await tx.select({ count: sql<number>`count(*)::int` }).from(found);
+      const [row] = await db.select({ count: sql<number>`count(*)::int` }).from(found);
       return row!.count;
     };
     if (!keywords) return countOf(filters, cap);
-    await tx.execute(sql`set local enable_seqscan = off`);
-    await tx.execute(sql`set local enable_indexscan = off`);
     const matched = await countOf([...filters, sql`${deals.searchVector} @@ ${keywords.exact}`], cap);
     if (matched >= cap || !keywords.near) return matched;
     const near = [

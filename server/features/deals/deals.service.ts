@@ -131,7 +131,7 @@ export class DealsService {
     const keywords = filters.q
       ? await dealSearchRepository.keywordQueries(this.deps.db, filters.q)
       : undefined;
-    const found = await this.deps.transact((tx) => dealSearchRepository.count(tx, search, keywords, cap + 1));
+    const found = await dealSearchRepository.count(this.deps.db, search, keywords, cap + 1);
     return { count: Math.min(found, cap), more: found > cap };
   }
 

@@ -164,7 +164,7 @@ describe('GET /api/deals/all with filters, sorts and keywords', () => {
     expect((await server.get('/api/deals/count')).body).toEqual(signInFirst);
   });
 
-  it('answers a page from the deals walked in order when they hold enough matches, as the word index would', async () => {
+  it('answers each page of a keyword search in the order asked for, as the whole list has it', async () => {
     const harbor: number[] = [];
     for (let n = 1; n <= 12; n++) {
       const deal = await createDeal(server, erin, {
@@ -174,13 +174,31 @@ describe('GET /api/deals/all with filters, sorts and keywords', () => {
       });
       if (n % 3 === 0) harbor.push(deal.id);
     }
-    // Four matches: the first page of two comes from the walk, the whole list from the word index.
     expect(await idsOf('?q=harbor&sort=newest&limit=2')).toEqual([harbor[3], harbor[2]]);
     expect(await idsOf('?q=harbor&sort=newest&limit=10')).toEqual([...harbor].reverse());
     const byBudget = await idsOf('?q=harbor&sort=budget_asc&limit=10');
     expect(await idsOf('?q=harbor&sort=budget_asc&limit=2')).toEqual(byBudget.slice(0, 2));
     expect(await idsOf('?q=harbor&sort=budget_asc&limit=2&offset=2')).toEqual(byBudget.slice(2, 4));
     expect((await idsOf('?q=harbor&limit=2')).length).toBe(2);
+  });
+
+  it('widens plain words to their closest words, never a quoted phrase', async () => {
+    const label = await createDeal(server, erin, {
+      title: 'Private label coffee',
+      description: 'Roasted coffee sold under a private label.',
+      budget: 3000,
+    });
+    const lapel = await createDeal(server, erin, {
+      title: 'Private lapel pins',
+      description: 'Enamel pins for a private lapel collection.',
+      budget: 3000,
+    });
+    // "label" and "lapel" are close (trigram similarity 0.33): the exact match first, then the near one.
+    expect(await idsOf('?q=private%20label')).toEqual([label.id, lapel.id]);
+    expect(await idsOf('?q=private%20lapel')).toEqual([lapel.id, label.id]);
+    expect(await idsOf('?q=%22private%20label%22')).toEqual([label.id]);
+    expect(await idsOf('?q=%22private%20lapel%22%20-coffee')).toEqual([lapel.id]);
+    expect(await idsOf('?q=private%20label%20-%22private%20lapel%22')).toEqual([label.id]);
   });
 
   it('refuses bad parameters with a clear message and no answer', async () => {
