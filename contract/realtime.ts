@@ -24,6 +24,9 @@ export type UpdateType =
 
 export type DealEvent<T> = { dealId: number; data: T; updateType: UpdateType };
 
+/** A deal that changed, as lists hear of it: its public fields, or only its id when it was deleted. */
+export type DealChange = DealEvent<PublicDeal | { id: number }>;
+
 /**
  * A dealer's selection of a bid, as bid-updated 'selected' carries it: whether
  * it finalized the deal, and then with whom and for how much.
@@ -51,8 +54,17 @@ export type AcceptedRequestChange = { id: number; dealmaker: string };
 
 /** Server → client events (spec §7 Realtime events). */
 export type ServerEvents = {
-  /** To every signed-in socket: the deal's public fields only (`my_bid` null, no `can`: they are the viewer's). */
-  'deal-updated': DealEvent<PublicDeal | { id: number }>;
+  /**
+   * The deal's public fields only (`my_bid` null, no `can`: they are the viewer's), at once, to the sockets
+   * watching that deal (`watch-deal`: its page is open) and to every socket of a client that does not
+   * know feeds (the original client: see RealtimeHandshake).
+   */
+  'deal-updated': DealChange;
+  /**
+   * To the sockets subscribed to the deals feed (`deals-feed:subscribe`: a list of deals is on screen):
+   * the deals that changed since the last one, each in its latest state, at most once a second.
+   */
+  'deals-feed': { changes: DealChange[] };
   'bid-updated': DealEvent<Bid | BidSelectionChange | { id: number }>;
   /**
    * A request created or rejected carries it whole; canceled, only its id; accepted, its id and the deal's new
@@ -130,10 +142,34 @@ export type ClientEvents = {
   'leave-deal-room': (dealId: number | string) => void;
   'user-typing-start': (payload: { dealId: number | string }) => void;
   'user-typing-stop': (payload: { dealId: number | string }) => void;
+  /**
+   * A list of deals is on screen (and the tab visible): send `deals-feed` until unsubscribed. The
+   * acknowledgement, if asked for, comes once the subscription holds.
+   */
+  'deals-feed:subscribe': (ack?: (result: { ok: boolean }) => void) => void;
+  'deals-feed:unsubscribe': () => void;
+  /** A deal's page is open: send its `deal-updated` at once (any signed-in socket, a few deals at a time). */
+  'watch-deal': (dealId: number | string, ack?: (result: { ok: boolean; message?: string }) => void) => void;
+  'unwatch-deal': (dealId: number | string) => void;
 };
+
+/**
+ * What a client sends in its Socket.IO handshake (`io(url, { auth })`). `feeds: true` says it subscribes
+ * to what it shows (the deals feed, the deals it watches): without it the socket is the original
+ * client's, which never subscribes and hears `deal-updated` for every deal, as the spec says
+ * (docs/decisions/0030-deal-feeds.md).
+ */
+export type RealtimeHandshake = { token?: string; feeds?: boolean };
 
 export const realtimeRooms = {
   user: (userId: number) => `user:${userId}`,
+  /** The deal's participants (join-deal-room): its chat, typing and money. */
   deal: (dealId: number) => `deal:${dealId}`,
-  signedIn: 'signed-in',
+  /** Anyone signed in with the deal's page open (watch-deal): its deal-updated. */
+  dealWatch: (dealId: number) => `deal-watch:${dealId}`,
+  isDealWatch: (room: string) => room.startsWith('deal-watch:'),
+  /** The sockets subscribed to the deals feed. */
+  dealsFeed: 'deals-feed',
+  /** The sockets of clients that do not know feeds (the original client): every deal-updated. */
+  originalClients: 'signed-in',
 } as const;

@@ -1,15 +1,26 @@
-import type { ServerEvents } from '../../contract/realtime';
+import type { DealChange, ServerEvents } from '../../contract/realtime';
 
-/** Who receives an event: user rooms, deal rooms, or every signed-in socket. */
-export type Audience = { users?: number[]; deals?: number[]; everyone?: boolean };
+/**
+ * Who receives an event: user rooms, deal rooms (the participants), the sockets watching deals (their
+ * page is open), and the original client's sockets (which hear every deal change).
+ */
+export type Audience = {
+  users?: number[];
+  deals?: number[];
+  dealWatchers?: number[];
+  originalClients?: boolean;
+};
 
 /**
  * Signals between the server's own instances (no client hears them): what one
  * instance changed that the others must forget from their caches.
  */
 export type ClusterSignals = {
-  /** A deal changed in a way the public lists show: cached pages of the deals list are stale. */
-  'deals-changed': null;
+  /**
+   * A deal changed in a way the public lists show: cached pages of the deals list are stale, and the
+   * deals feed's subscribers on every instance hear of the change.
+   */
+  'deals-changed': DealChange;
   /**
    * An account's sign-in state changed (a password reset): cached checks of its tokens are stale, and
    * sockets opened with a token older than `tokenVersion` must close.

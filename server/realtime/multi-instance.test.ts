@@ -136,6 +136,30 @@ describe.skipIf(!process.env.REDIS_URL)('two instances sharing PostgreSQL and Re
     ]);
   });
 
+  it('gives feed subscribers and watchers on one instance the deals changed on the other', async () => {
+    const tab = await clients.create({ auth: { token: mia.token, feeds: true } }, one.url).connect();
+    expect(await tab.socket.timeout(5_000).emitWithAck('deals-feed:subscribe')).toEqual({ ok: true });
+    const watcher = await clients.create({ auth: { token: mia.token, feeds: true } }, one.url).connect();
+    const deal = await createDeal(instanceTwo(), bob);
+    expect(await watcher.socket.timeout(5_000).emitWithAck('watch-deal', deal.id)).toEqual({ ok: true });
+
+    const feed = await tab.waitFor('deals-feed', (message) =>
+      message.changes.some((c) => c.dealId === deal.id),
+    );
+    expect(feed.changes.find((change) => change.dealId === deal.id)).toMatchObject({ updateType: 'created' });
+    await joinDeal(instanceTwo(), alice, deal.id);
+    const joined = await watcher.waitFor('deal-updated', (e) => e.dealId === deal.id);
+    expect(joined).toMatchObject({
+      dealId: deal.id,
+      updateType: 'joined',
+      data: { dealer_joined: alice.username },
+    });
+    await tab.waitFor('deals-feed', (message) =>
+      message.changes.some((c) => c.dealId === deal.id && c.updateType === 'joined'),
+    );
+    expect(tab.all('deal-updated')).toEqual([]);
+  });
+
   it('takes a leaving counterpart out of the deal room on the other instance', async () => {
     const deal = await createDeal(one, alice);
     await joinDeal(one, bob, deal.id);

@@ -7,6 +7,7 @@ import { errorCodes } from '../../contract/errors';
 import { eventDealId } from '../../contract/fields';
 import {
   type ClientEvents,
+  type RealtimeHandshake,
   realtimeRooms,
   type SocketEventListeners,
   withOriginalClientKey,
@@ -20,6 +21,7 @@ import type { ClusterSignals, EventPublisher, SignalName } from '../lib/events';
 import type { Metrics } from '../lib/metrics';
 import type { RedisConnections } from '../lib/redis';
 import { isCookieAuthenticated, TrustedOrigins } from '../lib/same-origin';
+import { DealsFeed } from './deals-feed';
 import { SocketEventLimiter } from './event-limits';
 import { TypingTracker } from './typing';
 
@@ -32,6 +34,8 @@ type SocketData = {
   tokenVersion: number;
   /** The session of the token it signed in with: the socket closes when that session ends. */
   sessionId: string;
+  /** Its client subscribes to what it shows (RealtimeHandshake): no deal-updated for every deal. */
+  feeds: boolean;
 };
 type RealtimeServer = Server<ClientEvents, SocketEventListeners, Record<string, never>, SocketData>;
 type RealtimeSocket = Socket<ClientEvents, SocketEventListeners, Record<string, never>, SocketData>;
@@ -46,6 +50,10 @@ const maxTimerMs = 2_147_483_647;
  */
 const participationTtlMs = 5_000;
 const rateLimitedMessage = 'Too many events: this one was dropped. Please slow down.';
+/** How often, at most, a deals feed subscriber hears of changes. */
+const dealsFeedIntervalMs = 1_000;
+/** Deals one socket may watch at once (a tab shows one deal page; more is a client gone wrong): the oldest goes. */
+const maxWatchedDeals = 20;
 
 /**
  * Socket.IO on the app's own HTTP server (same origin, /socket.io/).
@@ -73,15 +81,22 @@ export async function attachRealtime(app: FastifyInstance, services: RealtimeSer
   const redisConnections = services.redisConnections;
   if (redisConnections) {
     // Loaded only with REDIS_URL: one instance never needs it.
-    const { createAdapter } = await import('@socket.io/redis-adapter');
+    const { createShardedAdapter } = await import('@socket.io/redis-adapter');
     const [pub, sub] = await Promise.all([
       redisConnections.connect('realtime publisher', { queueWhileAway: false }),
       // Subscriptions wait for Redis and are made again after every reconnection.
       redisConnections.connect('realtime subscriber', { queueWhileAway: true }),
     ]);
-    dropPublishesWhileAway(pub);
-    // Channels under REDIS_PREFIX: deployments sharing the Redis never hear each other.
-    io.adapter(createAdapter(pub, sub, { key: `${config.redisPrefix}:socket.io` }));
+    // Sharded Pub/Sub (Redis 7), a channel per room: an instance subscribes to the rooms it has sockets in
+    // and receives only their broadcasts (decision 0030). Channels under REDIS_PREFIX: deployments sharing
+    // the Redis never hear each other. A publish refused while Redis is away is dropped by the adapter:
+    // events still reach this instance's sockets, and clients catch up when they reconnect or reload.
+    io.adapter(
+      createShardedAdapter(pub, sub, {
+        channelPrefix: `${config.redisPrefix}:socket.io`,
+        subscriptionMode: 'dynamic',
+      }),
+    );
     redisClients = [pub, sub];
   }
 
@@ -126,6 +141,7 @@ export async function attachRealtime(app: FastifyInstance, services: RealtimeSer
       socket.data.user = { id: user.id, username: user.username, full_name: user.fullName };
       socket.data.tokenVersion = user.tokenVersion;
       socket.data.sessionId = user.sessionId;
+      socket.data.feeds = (auth as RealtimeHandshake | undefined)?.feeds === true;
       // The socket lives no longer than its token.
       const expiresIn = Math.min(user.exp * 1000 - Date.now(), maxTimerMs);
       const timer = setTimeout(() => socket.disconnect(true), Math.max(expiresIn, 0));
@@ -146,7 +162,14 @@ export async function attachRealtime(app: FastifyInstance, services: RealtimeSer
 
   io.on('connection', (socket: RealtimeSocket) => {
     const user = socket.data.user;
-    void socket.join([realtimeRooms.user(user.id), realtimeRooms.signedIn]);
+    // The handshake's HTTP request (with its connection's parser and buffers) served the middlewares
+    // above only; kept, it would stay as long as the socket (socket.handshake keeps its headers).
+    (socket.conn as unknown as { request: unknown }).request = null;
+    void socket.join(
+      socket.data.feeds
+        ? realtimeRooms.user(user.id)
+        : [realtimeRooms.user(user.id), realtimeRooms.originalClients],
+    );
 
     // Every event the socket sends counts, before any work (decisions/0022-socket-event-limits.md).
     // Dropped ones are answered (their acknowledgement, and a rate-limited event); a socket that goes
@@ -199,6 +222,31 @@ export async function attachRealtime(app: FastifyInstance, services: RealtimeSer
       void socket.leave(room);
     });
 
+    socket.on('deals-feed:subscribe', async (ack) => {
+      await socket.join(realtimeRooms.dealsFeed);
+      if (typeof ack === 'function') ack({ ok: true });
+    });
+    socket.on('deals-feed:unsubscribe', () => void socket.leave(realtimeRooms.dealsFeed));
+
+    // A deal's public changes: anyone signed in may watch any deal, as anyone may read it.
+    socket.on('watch-deal', async (rawDealId, ack) => {
+      const respond = typeof ack === 'function' ? ack : () => {};
+      const dealId = eventDealId.safeParse(rawDealId);
+      if (!dealId.success) return respond({ ok: false, message: 'Invalid deal id.' });
+      const room = realtimeRooms.dealWatch(dealId.data);
+      if (!socket.rooms.has(room)) {
+        // Rooms keep the order they were joined in: the first watched is the oldest.
+        const watched = [...socket.rooms].filter(realtimeRooms.isDealWatch);
+        if (watched.length >= maxWatchedDeals) await socket.leave(watched[0]!);
+        await socket.join(room);
+      }
+      respond({ ok: true });
+    });
+    socket.on('unwatch-deal', (rawDealId) => {
+      const dealId = eventDealId.safeParse(rawDealId);
+      if (dealId.success) void socket.leave(realtimeRooms.dealWatch(dealId.data));
+    });
+
     // Typing counts only from a socket in the deal's room (so: a participant), as its own user.
     socket.on('user-typing-start', (payload) => {
       const parsed = typingPayloadSchema.safeParse(payload);
@@ -235,20 +283,37 @@ export async function attachRealtime(app: FastifyInstance, services: RealtimeSer
     participants.delete(`${dealId}:${userId}`);
   });
 
+  const dealsFeed = new DealsFeed({
+    send: (changes) => {
+      services.metrics.socketEventsSent.inc({ event: 'deals-feed' });
+      // Every instance hears every change (the signal), so each sends to its own subscribers only.
+      io.local.to(realtimeRooms.dealsFeed).emit('deals-feed', { changes });
+    },
+    hasSubscribers: () => (io.of('/').adapter.rooms.get(realtimeRooms.dealsFeed)?.size ?? 0) > 0,
+    intervalMs: dealsFeedIntervalMs,
+  });
+  services.events.onSignal('deals-changed', (change) => dealsFeed.add(change));
+
   const detach = services.events.attach({
     publish(audience, event, payload) {
+      const userRooms = (audience.users ?? []).map(realtimeRooms.user);
       const rooms = [
-        ...(audience.everyone ? [realtimeRooms.signedIn] : []),
-        ...(audience.users ?? []).map(realtimeRooms.user),
+        ...(audience.originalClients ? [realtimeRooms.originalClients] : []),
+        ...userRooms,
         ...(audience.deals ?? []).map(realtimeRooms.deal),
+        ...(audience.dealWatchers ?? []).map(realtimeRooms.dealWatch),
       ];
       if (rooms.length === 0) return;
       services.metrics.socketEventsSent.inc({ event });
-      // A socket in several of these rooms still receives the event once.
-      (io.to(rooms).emit as (event: string, payload: unknown) => boolean)(
-        event,
-        withOriginalClientKey(event, payload),
-      );
+      const emit = (to: string | string[]) =>
+        (io.to(to).emit as (event: string, payload: unknown) => boolean)(
+          event,
+          withOriginalClientKey(event, payload),
+        );
+      // A socket is in one user room: users alone go room by room, each to the instances holding that room
+      // (sharded Pub/Sub). Mixed rooms go as one broadcast, so that a socket in several hears the event once.
+      if (rooms.length === userRooms.length) for (const room of rooms) emit(room);
+      else emit(rooms);
     },
     leaveDeal(userId, dealId) {
       // Here at once: through Redis even this instance would only act on the echo of the
@@ -309,20 +374,9 @@ export async function attachRealtime(app: FastifyInstance, services: RealtimeSer
   // and after the services have closed (app.ts registers their onClose after this one).
   app.addHook('onClose', async () => {
     detach();
+    dealsFeed.close();
     await new Promise<void>((resolve) => io.close(() => resolve()));
     await Promise.all(redisClients.map((client) => redisConnections?.close(client)));
   });
   return io;
-}
-
-/**
- * The Redis adapter publishes without waiting for the answer, and a publish refused while Redis is away
- * would be an unhandled rejection, which ends the process: refused publishes are dropped instead. Events
- * still reach this instance's own sockets, and clients catch up what other instances' sockets missed
- * when they reconnect or reload.
- */
-function dropPublishesWhileAway(pub: Redis) {
-  const publish = pub.publish.bind(pub) as (channel: string, message: string | Buffer) => Promise<number>;
-  (pub as unknown as { publish: typeof publish }).publish = (channel, message) =>
-    publish(channel, message).catch(() => 0);
 }

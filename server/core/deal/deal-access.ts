@@ -1,4 +1,5 @@
 import type { Deal, PublicDeal } from '../../../contract/deals';
+import type { DealChange } from '../../../contract/realtime';
 import type { Db, DbOrTx, Tx } from '../../db/client';
 import type { DealRow, EscrowRow } from '../../db/schema';
 import { notFound } from '../../lib/errors';
@@ -163,25 +164,24 @@ export class DealAccess {
   }
 
   /**
-   * A changed deal goes to every signed-in socket, with public fields only;
-   * every instance forgets its cached pages of the deals list.
+   * A changed deal, with public fields only: every instance forgets its cached pages of the deals list and
+   * tells its deals feed; the deal's watchers and the original client's sockets hear it at once.
    */
   announce(deal: Deal | PublicDeal, updateType: DealUpdateType) {
     for (const listener of this.announced) listener(deal.id, updateType);
-    this.deps.events.signal('deals-changed', null);
-    this.deps.events.publish({ everyone: true }, 'deal-updated', {
-      dealId: deal.id,
-      data: publicDeal(deal),
-      updateType,
-    });
+    this.tell({ dealId: deal.id, data: publicDeal(deal), updateType });
   }
 
   announceDeleted(dealId: number) {
-    this.deps.events.signal('deals-changed', null);
-    this.deps.events.publish({ everyone: true }, 'deal-updated', {
-      dealId,
-      data: { id: dealId },
-      updateType: 'deleted',
-    });
+    this.tell({ dealId, data: { id: dealId }, updateType: 'deleted' });
+  }
+
+  private tell(change: DealChange) {
+    this.deps.events.signal('deals-changed', change);
+    this.deps.events.publish(
+      { dealWatchers: [change.dealId], originalClients: true },
+      'deal-updated',
+      change,
+    );
   }
 }

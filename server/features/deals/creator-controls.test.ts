@@ -79,7 +79,7 @@ describe('PATCH /api/deals/{id}', () => {
     const { can: _can, ...fields } = response.body;
     expect(domainEvents(recorded)).toEqual([
       {
-        audience: { everyone: true },
+        audience: { dealWatchers: [deal.id], originalClients: true },
         event: 'deal-updated',
         payload: { dealId: deal.id, data: { ...fields, my_bid: null }, updateType: 'updated' },
       },

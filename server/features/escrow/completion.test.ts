@@ -66,7 +66,7 @@ describe('PUT /api/progress/deal/{dealId}/complete', () => {
     });
     expect(events.of('deal-updated')).toEqual([
       expect.objectContaining({
-        audience: { everyone: true },
+        audience: { dealWatchers: [deal.id], originalClients: true },
         payload: expect.objectContaining({ dealId: deal.id, updateType: 'updated' }),
       }),
     ]);
