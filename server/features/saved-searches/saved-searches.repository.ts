@@ -47,12 +47,28 @@ export const savedSearchesRepository = {
     return row;
   },
 
-  async update(db: DbOrTx, id: number, values: Partial<Pick<SavedSearchRow, 'alert' | 'seenAt'>>) {
-    await db.update(savedSearches).set(values).where(eq(savedSearches.id, id));
+  /** Changes one of the user's saved searches; false when it is not theirs or does not exist. */
+  async updateOwn(
+    db: DbOrTx,
+    id: number,
+    userId: number,
+    values: Partial<Pick<SavedSearchRow, 'alert' | 'seenAt'>>,
+  ) {
+    const changed = await db
+      .update(savedSearches)
+      .set(values)
+      .where(and(eq(savedSearches.id, id), eq(savedSearches.userId, userId)))
+      .returning({ id: savedSearches.id });
+    return changed.length > 0;
   },
 
-  async delete(db: DbOrTx, id: number) {
-    await db.delete(savedSearches).where(eq(savedSearches.id, id));
+  /** Deletes one of the user's saved searches; false when it is not theirs or does not exist. */
+  async deleteOwn(db: DbOrTx, id: number, userId: number) {
+    const deleted = await db
+      .delete(savedSearches)
+      .where(and(eq(savedSearches.id, id), eq(savedSearches.userId, userId)))
+      .returning({ id: savedSearches.id });
+    return deleted.length > 0;
   },
 
   /**

@@ -63,21 +63,19 @@ export class SavedSearchesService {
   }
 
   async setAlert(id: number, userId: number, alert: boolean) {
-    await this.own(id, userId);
-    await repository.update(this.deps.db, id, { alert });
+    if (!(await repository.updateOwn(this.deps.db, id, userId, { alert }))) throw savedSearchNotFound();
     return this.own(id, userId);
   }
 
   /** Its owner opened it: its matches so far are no longer new. */
   async seen(id: number, userId: number) {
-    await this.own(id, userId);
-    await repository.update(this.deps.db, id, { seenAt: new Date() });
+    const changed = await repository.updateOwn(this.deps.db, id, userId, { seenAt: new Date() });
+    if (!changed) throw savedSearchNotFound();
     return this.own(id, userId);
   }
 
   async delete(id: number, userId: number) {
-    await this.own(id, userId);
-    await repository.delete(this.deps.db, id);
+    if (!(await repository.deleteOwn(this.deps.db, id, userId))) throw savedSearchNotFound();
     return { message: 'Saved search deleted.' };
   }
 
