@@ -115,7 +115,7 @@ export function createLiveUpdates(queryClient: QueryClient, getViewer: () => Liv
     }
   };
 
-  return {
+  const handlers: LiveUpdateHandlers = {
     'deal-updated': ({ dealId, data, updateType }) => {
       // A deal came, went or changed: the counts of the searches on screen may have changed with it.
       recount();
@@ -227,7 +227,13 @@ export function createLiveUpdates(queryClient: QueryClient, getViewer: () => Liv
       if (kind === 'saved-search-match') invalidate(savedSearchKeys.all);
       followMyBids(dealId);
     },
+
+    // A list on screen hears the deals that changed, each once in its latest state, at most once a second.
+    'deals-feed': ({ changes }) => {
+      for (const change of changes) handlers['deal-updated'](change);
+    },
   };
+  return handlers;
 }
 
 /** Listens to every event on the socket; returns the function that stops listening. */
