@@ -61,6 +61,10 @@ async function seed(client: pg.PoolClient): Promise<Fixture> {
     `insert into notifications (user_id, kind, deal_id, actor_id, message) values ($1, 'deal-updated', $2, $3, 'Seeded')`,
     [bob, dealId, alice],
   );
+  await client.query(
+    `insert into messages (deal_id, sender_id, content, client_id) values ($1, $2, 'Seeded', 'seeded-1')`,
+    [dealId, alice],
+  );
   return { alice, bob, mia, dealId };
 }
 
@@ -104,10 +108,22 @@ const samples: Record<
       dealmakerId: f.mia,
       title: 'Sample deal',
       senderId: f.alice,
-      content: 'Sample message',
-      clientId: 'sample-1',
+      contents: ['Sample message', 'Another one'],
+      clientIds: ['sample-1', null],
     },
     part: { recipients: [f.bob, f.mia], dealId: f.dealId, actorId: f.alice, message: 'Sample notice' },
+    rows: 2,
+  }),
+  message_history_older: (f) => ({
+    values: { dealId: f.dealId, viewerId: f.mia, cursor: 2 ** 31, limit: 50 },
+    rows: 1,
+  }),
+  message_history_newer: (f) => ({
+    values: { dealId: f.dealId, viewerId: f.bob, cursor: 0, limit: 50 },
+    rows: 1,
+  }),
+  message_by_client_id: (f) => ({
+    values: { dealId: f.dealId, senderId: f.alice, clientId: 'seeded-1' },
     rows: 1,
   }),
   wallet_move: (f) => ({

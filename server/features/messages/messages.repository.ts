@@ -1,9 +1,75 @@
-import { and, asc, desc, eq, gt, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import { maxId } from '../../../contract/fields';
+import { limits } from '../../../contract/limits';
 import type { DbOrTx } from '../../db/client';
-import { type Alongside, defineStatement, executeNamed } from '../../db/prepared';
+import { type Alongside, defineStatement, executeNamed, type RowOf } from '../../db/prepared';
 import { messageReads, messages, users } from '../../db/schema';
 
-const messageView = { message: messages, username: users.username, fullName: users.fullName };
+/**
+ * A timestamp as the API writes it (`Date.toISOString`: UTC, milliseconds, 'Z'), written by PostgreSQL:
+ * a page of history then parses and formats no Date in Node. `MS` drops the microseconds, as pg's
+ * parsing into a Date did.
+ */
+const isoTime = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** A message with its sender's names (`m` joined to its sender `u`), as messages.presenter answers it. */
+const messageColumns = `m.id, m.deal_id as "dealId", m.sender_id as "senderId", m.content,
+       m.client_id as "clientId", ${isoTime('m.created_at')} as "createdAt", u.username, u.full_name as "fullName"`;
+const messageColumnTypes = {
+  id: 'int4',
+  dealId: 'int4',
+  senderId: 'int4',
+  content: 'text',
+  clientId: 'text?',
+  createdAt: 'text',
+  username: 'text',
+  fullName: 'text',
+} as const;
+export type MessageView = RowOf<typeof messageColumnTypes>;
+
+/**
+ * A page of the deal's messages next to a cursor (older than it, newest first, or newer, oldest first),
+ * answered oldest first, and only when the viewer takes part in the deal (creator, counterpart or
+ * dealmaker: deal-policy `requireParticipant`'s rule): the check and the page are one round trip. No
+ * row is an empty page or a refusal; the service asks the policy which (messages.service `history`).
+ *
+ * The inner LIMIT, the largest page, only bounds the planner's guess: alone, `limit $limit` is costed
+ * as a tenth of the deal's messages in the generic plan, and for a long chat PostgreSQL planned every
+ * call afresh rather than use it.
+ */
+const historyPage = (name: string, direction: 'older' | 'newer') =>
+  defineStatement({
+    name,
+    params: { dealId: 'int4', viewerId: 'int4', cursor: 'int8', limit: 'int4' },
+    text: `
+  select ${messageColumns}
+    from deals d
+   cross join lateral (
+     select * from (
+       select * from messages
+        where messages.deal_id = d.id and messages.id ${direction === 'older' ? '<' : '>'} $cursor::bigint
+        order by messages.id ${direction === 'older' ? 'desc' : 'asc'}
+        limit ${limits.page.maxLimit}
+     ) page
+     limit $limit::int
+   ) m
+    join users u on u.id = m.sender_id
+   where d.id = $dealId::int and $viewerId::int in (d.creator_id, d.counterpart_id, d.dealmaker_id)
+   order by m.id`,
+    columns: messageColumnTypes,
+  });
+const olderMessages = historyPage('message_history_older', 'older');
+const newerMessages = historyPage('message_history_newer', 'newer');
+
+const messageByClientId = defineStatement({
+  name: 'message_by_client_id',
+  params: { dealId: 'int4', senderId: 'int4', clientId: 'text' },
+  text: `
+  select ${messageColumns}
+    from messages m join users u on u.id = m.sender_id
+   where m.deal_id = $dealId::int and m.sender_id = $senderId::int and m.client_id = $clientId::text`,
+  columns: messageColumnTypes,
+});
 
 /** The deal as the sender's service saw it when it asked deal-policy: the send stores nothing if it has changed since. */
 export type DealSeen = {
@@ -14,24 +80,29 @@ export type DealSeen = {
   title: string;
 };
 
+/** A message to store: its text, and the id its client gave it (a retry with the same one stores nothing). */
+export type NewChatMessage = { content: string; clientId: string | null };
+
 export type SendOutcome<Notice> =
   /** The deal is gone, or its people or title are no longer those the service saw: nothing was stored. */
   | { status: 'changed' }
-  /** Stored now, with the notifications stored with it. */
-  | { status: 'sent'; message: MessageView; notices: Notice[] }
-  /** The message this sender already stored on the deal under the same clientId. */
-  | { status: 'repeated'; message: MessageView | undefined };
+  /**
+   * Stored with the notifications that came with them: each message as it is now stored, in the order
+   * given, or null for one whose clientId the sender had already used on the deal (nothing stored).
+   */
+  | { status: 'stored'; messages: Array<MessageView | null>; notices: Notice[] };
 
 /**
- * `send`'s statement. The message is stored only while the deal still has the participants and title
- * the service saw (it asked deal-policy about them): the deal is share-locked (a delete or a leave waits
- * for the insert, a concurrent send does not), so the answer holds until the commit. It carries the
- * message's chat notifications, a part of the notifications feature (notifications.repository
- * `chatBurst`), which may read `inserted` (one row when the message was stored, none for a clientId the
- * sender already used on the deal): the message and its notices commit together, in one round trip.
+ * `send`'s statement: one or more messages of one sender on one deal, in their order. They are stored
+ * only while the deal still has the participants and title the service saw (it asked deal-policy about
+ * them): the deal is share-locked (a delete or a leave waits for the insert, a concurrent send does
+ * not), so the answer holds until the commit. Their ids are drawn in their order before the insert, so
+ * that each finds its row (a clientId already used stores nothing and answers no row). It carries the
+ * chat notifications, a part of the notifications feature (notifications.repository `chatBurst`), which
+ * may read `inserted` (the messages stored): messages and notices commit together, in one round trip.
  * No row at all: the deal changed.
  */
-const sendMessage = defineStatement({
+const sendMessages = defineStatement({
   name: 'message_send',
   params: {
     dealId: 'int4',
@@ -40,8 +111,8 @@ const sendMessage = defineStatement({
     dealmakerId: 'int4?',
     title: 'text',
     senderId: 'int4',
-    content: 'text',
-    clientId: 'text?',
+    contents: 'text[]',
+    clientIds: 'text?[]',
   },
   alone: false,
   text: (part) => `
@@ -52,22 +123,27 @@ const sendMessage = defineStatement({
        and dealmaker_id is not distinct from $dealmakerId::int
        and title = $title::text
        for share
+  ), items as (
+    select nextval('messages_id_seq')::int as id, item.ord, item.content, item.client_id
+      from deal, unnest($contents::text[], $clientIds::text[]) with ordinality as item(content, client_id, ord)
+     order by item.ord
   ), inserted as (
-    insert into messages (deal_id, sender_id, content, client_id)
-    select $dealId::int, $senderId::int, $content::text, $clientId::text from deal
+    insert into messages (id, deal_id, sender_id, content, client_id)
+    select id, $dealId::int, $senderId::int, content, client_id from items order by ord
     on conflict do nothing
     returning id, created_at
   ), sender as (
     select username, full_name from users where id = $senderId::int
   ), ${part!.ctes}
-  select inserted.id, inserted.created_at as "createdAt", sender.username, sender.full_name as "fullName",
+  select inserted.id, ${isoTime('inserted.created_at')} as "createdAt", sender.username, sender.full_name as "fullName",
          (select coalesce(json_agg(carried), '[]') from ${part!.name} carried) as alongside
-    from deal
-    left join inserted on true
-    left join sender on true`,
+    from items
+    left join inserted using (id)
+    left join sender on true
+   order by items.ord`,
   columns: {
     id: 'int4?',
-    createdAt: 'timestamptz?',
+    createdAt: 'text?',
     username: 'text',
     fullName: 'text',
     alongside: 'alongside',
@@ -76,19 +152,18 @@ const sendMessage = defineStatement({
 
 export const messagesRepository = {
   /**
-   * Stores a message and the notifications that come `alongside` in one statement, unless the deal
-   * changed since the service saw it; a clientId the sender already used on the deal stores nothing
-   * (the answer is then the stored message).
+   * Stores one sender's messages on a deal, in their order, and the notifications that come
+   * `alongside`, in one statement, unless the deal changed since the service saw it.
    */
   async send<Notice>(
     db: DbOrTx,
-    input: { deal: DealSeen; senderId: number; content: string; clientId: string | null },
+    input: { deal: DealSeen; senderId: number; messages: NewChatMessage[] },
     notices: Alongside<Notice>,
   ): Promise<SendOutcome<Notice>> {
-    const { deal, senderId, content, clientId } = input;
-    const [row] = await executeNamed(
+    const { deal, senderId, messages } = input;
+    const rows = await executeNamed(
       db,
-      sendMessage,
+      sendMessages,
       {
         dealId: deal.id,
         creatorId: deal.creatorId,
@@ -96,68 +171,50 @@ export const messagesRepository = {
         dealmakerId: deal.dealmakerId,
         title: deal.title,
         senderId,
-        content,
-        clientId,
+        contents: messages.map((message) => message.content),
+        clientIds: messages.map((message) => message.clientId),
       },
       notices,
     );
-    if (!row) return { status: 'changed' };
-    if (row.id === null || row.createdAt === null) {
-      return { status: 'repeated', message: await this.findByClientId(db, deal.id, senderId, clientId!) };
-    }
+    if (rows.length === 0) return { status: 'changed' };
     return {
-      status: 'sent',
-      notices: row.alongside,
-      message: {
-        message: { id: row.id, dealId: deal.id, senderId, content, clientId, createdAt: row.createdAt },
-        username: row.username,
-        fullName: row.fullName,
-      },
+      status: 'stored',
+      notices: rows[0]!.alongside,
+      messages: rows.map((row, i) =>
+        row.id === null || row.createdAt === null
+          ? null
+          : {
+              id: row.id,
+              dealId: deal.id,
+              senderId,
+              content: messages[i]!.content,
+              clientId: messages[i]!.clientId,
+              createdAt: row.createdAt,
+              username: row.username,
+              fullName: row.fullName,
+            },
+      ),
     };
   },
 
   async findByClientId(db: DbOrTx, dealId: number, senderId: number, clientId: string) {
-    const [row] = await db
-      .select(messageView)
-      .from(messages)
-      .innerJoin(users, eq(users.id, messages.senderId))
-      .where(
-        and(eq(messages.dealId, dealId), eq(messages.senderId, senderId), eq(messages.clientId, clientId)),
-      );
+    const [row] = await executeNamed(db, messageByClientId, { dealId, senderId, clientId });
     return row;
   },
 
-  async view(db: DbOrTx, id: number) {
-    const [row] = await db
-      .select(messageView)
-      .from(messages)
-      .innerJoin(users, eq(users.id, messages.senderId))
-      .where(eq(messages.id, id));
-    return row;
-  },
-
-  /** The newest `limit` messages (older than `beforeId`), newest first. */
-  latest(db: DbOrTx, dealId: number, options: { limit: number; beforeId?: number }) {
-    return db
-      .select(messageView)
-      .from(messages)
-      .innerJoin(users, eq(users.id, messages.senderId))
-      .where(
-        and(eq(messages.dealId, dealId), options.beforeId ? lt(messages.id, options.beforeId) : undefined),
-      )
-      .orderBy(desc(messages.id))
-      .limit(options.limit);
-  },
-
-  /** The `limit` messages after `afterId`, oldest first (a client catching up). */
-  after(db: DbOrTx, dealId: number, options: { limit: number; afterId: number }) {
-    return db
-      .select(messageView)
-      .from(messages)
-      .innerJoin(users, eq(users.id, messages.senderId))
-      .where(and(eq(messages.dealId, dealId), gt(messages.id, options.afterId)))
-      .orderBy(asc(messages.id))
-      .limit(options.limit);
+  /**
+   * One page of the deal's messages, oldest first: the latest `limit`, those before `before`, or those
+   * after `after`; none when the viewer does not take part in the deal.
+   */
+  page(
+    db: DbOrTx,
+    query: { dealId: number; viewerId: number; limit: number; before?: number; after?: number },
+  ): Promise<MessageView[]> {
+    const { dealId, viewerId, limit } = query;
+    // The latest page is the one before an id no message has.
+    return query.after === undefined
+      ? executeNamed(db, olderMessages, { dealId, viewerId, limit, cursor: query.before ?? maxId + 1 })
+      : executeNamed(db, newerMessages, { dealId, viewerId, limit, cursor: query.after });
   },
 
   /**
@@ -228,5 +285,3 @@ export const messagesRepository = {
     }));
   },
 };
-
-export type MessageView = NonNullable<Awaited<ReturnType<typeof messagesRepository.view>>>;

@@ -8,6 +8,7 @@ import type { DealRow } from '../../db/schema';
 import { runCommittedEffects, type Transact } from '../../db/transaction';
 import type { EventPublisher } from '../../lib/events';
 import type { NotificationsService } from '../notifications/notifications.service';
+import { ChatSends } from './chat-sends';
 import { presentMessage } from './messages.presenter';
 import { messagesRepository } from './messages.repository';
 
@@ -29,10 +30,16 @@ export class MessagesService {
       events: EventPublisher;
       log: FastifyBaseLogger;
     },
-  ) {}
+  ) {
+    this.sends = new ChatSends(deps);
+  }
+
+  /** A sender's messages on a deal that come while one of theirs is being stored go together. */
+  private readonly sends: ChatSends;
 
   /**
-   * Stores the message and its chat notifications in one statement, committed on its own, then
+   * Stores the message and its chat notifications in one statement, committed on its own (with those of
+   * the sender's messages on the deal that came while another was being stored: `ChatSends`), then
    * publishes the message to the participants and delivers the notifications that are news.
    *
    * Only the deal's participants may send (deal-policy `requireParticipant`). The statement stores the
@@ -44,31 +51,27 @@ export class MessagesService {
    */
   async send(sender: { id: number; username: string }, input: NewMessage) {
     const key = `${input.dealId}:${sender.id}`;
+    const clientId = input.clientId ?? null;
     let deal = this.sendersDeals.get(key);
     // Ends: the deal changed between the policy's answer and the statement, which takes someone's act each time.
     for (;;) {
       deal ??= await this.deps.deals.find(input.dealId);
       requireParticipant(deal, sender.id);
-      const outcome = await messagesRepository.send(
-        this.deps.db,
-        { deal, senderId: sender.id, content: input.content, clientId: input.clientId ?? null },
-        this.deps.notifications.chatBurst({
-          dealId: deal.id,
-          senderId: sender.id,
-          to: participantIds(deal),
-          text: `${sender.username} sent you a message on "${deal.title}".`,
-        }),
-      );
+      const outcome = await this.sends.add({ deal, sender, message: { content: input.content, clientId } });
       if (outcome.status === 'changed') {
         this.sendersDeals.delete(key);
         deal = undefined;
         continue;
       }
       this.remember(key, deal);
-      const recipients = participantIds(deal);
-      const message = presentMessage(outcome.message!);
       // A retry of a message already stored is answered with it and announces nothing new.
-      if (outcome.status !== 'sent') return message;
+      if (!outcome.message) {
+        return presentMessage(
+          (await messagesRepository.findByClientId(this.deps.db, deal.id, sender.id, clientId!))!,
+        );
+      }
+      const message = presentMessage(outcome.message);
+      const recipients = participantIds(deal);
       const afterStored = runCommittedEffects(this.deps.log);
       // To each participant's own room: only people on the deal ever receive its messages.
       afterStored(() =>
@@ -102,25 +105,18 @@ export class MessagesService {
   /**
    * One page of history, oldest first: the latest page by default, older ones
    * with `before`, or those after an id with `after` (a client catching up).
+   * Participants only: the page's statement answers nothing to anyone else,
+   * and an empty answer is then checked against the deal (404 when it does not
+   * exist, 403 for a non-participant, else a page with no message).
    */
   async history(
     dealId: number,
     viewerId: number,
     options: { limit: number; before?: number; after?: number },
   ) {
-    await this.deps.deals.findAsParticipant(dealId, viewerId);
-    if (options.after !== undefined) {
-      const rows = await messagesRepository.after(this.deps.db, dealId, {
-        limit: options.limit,
-        afterId: options.after,
-      });
-      return rows.map(presentMessage);
-    }
-    const rows = await messagesRepository.latest(this.deps.db, dealId, {
-      limit: options.limit,
-      beforeId: options.before,
-    });
-    return rows.reverse().map(presentMessage);
+    const rows = await messagesRepository.page(this.deps.db, { dealId, viewerId, ...options });
+    if (rows.length === 0) await this.deps.deals.findAsParticipant(dealId, viewerId);
+    return rows.map(presentMessage);
   }
 
   /**

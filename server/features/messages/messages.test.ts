@@ -1,7 +1,11 @@
+import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Deal } from '../../../contract/deals';
 import type { ErrorBody } from '../../../contract/errors';
+import { maxId } from '../../../contract/fields';
 import type { Message } from '../../../contract/messages';
+import { poolOf } from '../../db/driver';
+import { queryNamed, registeredStatements } from '../../db/prepared';
 import {
   assignDealmakerByRequest,
   createDeal,
@@ -12,6 +16,9 @@ import {
 import { dealNotFound, invalid, signInFirst } from '../../test/expected-errors';
 import { type ApiResponse, type SignedUpUser, startTestServer, type TestServer } from '../../test/harness';
 import { quietPeriod, TestClients } from '../../test/socket-client';
+import { testAdminUrl, withDatabase } from '../../test/test-database';
+import { type ChatSendOutcome, ChatSends } from './chat-sends';
+import { presentMessage } from './messages.presenter';
 
 const participantsOnly = { message: 'Only the participants of this deal can do this.', code: 'FORBIDDEN' };
 
@@ -41,6 +48,8 @@ const send = (user: SignedUpUser | null, body: unknown) =>
   server.post<Message>('/api/messages/send', { token: user?.token, body });
 const history = (user: SignedUpUser | null, dealId: number, query = '') =>
   server.get<Message[]>(`/api/messages/deal/${dealId}${query}`, { token: user?.token });
+
+const contents = (messages: Message[]) => messages.map((message) => message.content);
 
 async function sent(user: SignedUpUser, dealId: number, content: string, clientId?: string) {
   const response = await send(user, { dealId, content, ...(clientId ? { clientId } : {}) });
@@ -287,6 +296,114 @@ describe('POST /api/messages/send', () => {
   });
 });
 
+describe('a sender’s messages sent at once', () => {
+  const sender = () => ({ id: userId(alice), username: alice.username });
+  /** A deal of alice (creator) and bob, as the policy check saw it, and a fresh gathering of sends. */
+  async function setUp() {
+    const own = await dealWithDealers(server, alice, bob);
+    const seen = await server.app.services.dealAccess.find(own.id);
+    const sends = new ChatSends({ db: server.db, notifications: server.app.services.notifications });
+    const add = (content: string, clientId: string | null = null, deal = seen) =>
+      sends.add({ deal, sender: sender(), message: { content, clientId } });
+    return { own, seen, add };
+  }
+  const storedOf = (outcome: ChatSendOutcome) => (outcome.status === 'stored' ? outcome.message : undefined);
+  const storedTimes = async (dealId: number) =>
+    (
+      await poolOf(server.db).query<{ created_at: Date }>(
+        'select created_at from messages where deal_id = $1 order by id',
+        [dealId],
+      )
+    ).rows.map((row) => row.created_at.getTime());
+
+  it('stores those that wait for the one in flight together, in their order, each answered with its own', async () => {
+    const { own, add } = await setUp();
+    const outcomes = await Promise.all(['first', 'second', 'third', 'fourth'].map((content) => add(content)));
+    const messages = outcomes.map(storedOf);
+    expect(messages.map((message) => message?.content)).toEqual(['first', 'second', 'third', 'fourth']);
+    const ids = messages.map((message) => message!.id);
+    expect(ids).toEqual([...ids].sort((x, y) => x - y));
+    // The first went alone; the three that came meanwhile went in one statement (one transaction time).
+    const [alone, ...together] = await storedTimes(own.id);
+    expect(together).toEqual([together[0], together[0], together[0]]);
+    expect(alone).not.toBe(together[0]);
+    // Bob is told once, by the first: the others are of the same unread burst.
+    expect(outcomes.map((outcome) => (outcome.status === 'stored' ? outcome.notices.length : -1))).toEqual([
+      1, 0, 0, 0,
+    ]);
+    expect((await history(bob, own.id)).body).toEqual(messages.map((message) => presentMessage(message!)));
+  });
+
+  it('stores a clientId once, whether it was used before or twice in the same statement', async () => {
+    const { own, add } = await setUp();
+    const outcomes = await Promise.all([
+      add('Once', 'together-1'),
+      add('Once, retried', 'together-1'),
+      add('Twice at once', 'together-2'),
+      add('Twice at once, retried', 'together-2'),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['stored', 'stored', 'stored', 'stored']);
+    expect(outcomes.map((outcome) => storedOf(outcome)?.content ?? null)).toEqual([
+      'Once',
+      null,
+      'Twice at once',
+      null,
+    ]);
+    expect(contents((await history(alice, own.id)).body)).toEqual(['Once', 'Twice at once']);
+  });
+
+  it('stores a message whose sender saw the deal otherwise by a statement of its own, which finds it changed', async () => {
+    const { own, seen, add } = await setUp();
+    const outcomes = await Promise.all([
+      add('Seen right'),
+      add('Seen with an old title', null, { ...seen, title: 'An old title' }),
+      add('Seen right too'),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['stored', 'changed', 'stored']);
+    expect(contents((await history(alice, own.id)).body)).toEqual(['Seen right', 'Seen right too']);
+  });
+
+  it('fails only the messages of a statement that fails, and the next ones are stored', async () => {
+    const { own, add } = await setUp();
+    const results = await Promise.allSettled([add('first'), add('second'), add('not text \u0000')]);
+    expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'rejected']);
+    expect(storedOf(await add('after'))?.content).toBe('after');
+    expect(contents((await history(alice, own.id)).body)).toEqual(['first', 'after']);
+  });
+
+  it('answers each of many sent at once over HTTP with its own message, stored once and announced once', async () => {
+    const own = await dealWithDealers(server, alice, bob);
+    const socket = await clients.connect(bob.token);
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        send(alice, {
+          dealId: own.id,
+          content: `At once ${i}`,
+          ...(i % 3 ? {} : { clientId: `at-once-${i}` }),
+        }),
+      ),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(201));
+    expect(answers.map((answer) => answer.body.content)).toEqual(
+      Array.from({ length: 20 }, (_, i) => `At once ${i}`),
+    );
+    expect(answers.map((answer) => answer.body.clientId)).toEqual(
+      Array.from({ length: 20 }, (_, i) => (i % 3 ? null : `at-once-${i}`)),
+    );
+    const stored = (await history(bob, own.id)).body;
+    expect(stored).toEqual([...answers.map((answer) => answer.body)].sort((x, y) => x.id - y.id));
+    await socket.waitFor('message-updated', () => socket.all('message-updated').length === 20);
+    await quietPeriod();
+    expect(
+      socket
+        .all('message-updated')
+        .map((event) => event.messageData.id)
+        .sort((x, y) => x - y),
+    ).toEqual(stored.map((message) => message.id));
+    expect(socket.all('notification', (event) => event.dealId === own.id)).toHaveLength(1);
+  });
+});
+
 describe('GET /api/messages/deal/{dealId}', () => {
   /** A deal of alice and bob with 60 messages, "message 0" … "message 59". */
   let chat: Deal;
@@ -298,7 +415,6 @@ describe('GET /api/messages/deal/{dealId}', () => {
     for (let i = 0; i < 60; i++) all.push(await sent(i % 2 ? bob : alice, chat.id, `message ${i}`));
   });
 
-  const contents = (messages: Message[]) => messages.map((message) => message.content);
   const range = (from: number, to: number) =>
     Array.from({ length: to - from }, (_, index) => `message ${from + index}`);
 
@@ -363,5 +479,140 @@ describe('GET /api/messages/deal/{dealId}', () => {
     expect(anonymous.status).toBe(401);
     expect(anonymous.body).toEqual(signInFirst);
     expect((await server.get(`/api/messages/deal/abc`, { token: alice.token })).status).toBe(400);
+  });
+
+  it('refuses an outsider and a missing deal the same way on every page, with messages or none', async () => {
+    const quiet = await createDeal(server, alice);
+    for (const query of ['', `?before=${all[30]!.id}`, `?after=${all[30]!.id}`, '?after=1&limit=1']) {
+      for (const dealId of [chat.id, quiet.id]) {
+        const refused = await history(carol, dealId, query);
+        expect(refused.status, `${dealId}${query}`).toBe(403);
+        expect(refused.body).toEqual(participantsOnly);
+      }
+      const unknown = await history(alice, 2_000_000_000, query);
+      expect(unknown.status, query).toBe(404);
+      expect(unknown.body).toEqual(dealNotFound);
+    }
+  });
+
+  it('answers a participant an empty page past either end, and refuses one who left with 403', async () => {
+    expect(await history(bob, chat.id, `?after=${all.at(-1)!.id}`)).toMatchObject({ status: 200, body: [] });
+    expect(await history(bob, chat.id, `?before=${all[0]!.id}`)).toMatchObject({ status: 200, body: [] });
+    const own = await dealWithDealers(server, alice, carol);
+    await sent(carol, own.id, 'Before leaving');
+    expect((await history(carol, own.id)).body).toHaveLength(1);
+    const left = await server.put(`/api/deals/leave-deal-as-dealer/${own.id}`, { token: carol.token });
+    expect(left.status).toBe(200);
+    const refused = await history(carol, own.id);
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual(participantsOnly);
+    expect(contents((await history(alice, own.id)).body)).toEqual(['Before leaving']);
+  });
+
+  it('writes createdAt as the stored time in UTC to the millisecond', async () => {
+    const stored = await poolOf(server.db).query<{ id: number; created_at: Date }>(
+      'select id, created_at from messages where deal_id = $1 order by id',
+      [chat.id],
+    );
+    expect(all.map((message) => message.createdAt)).toEqual(
+      stored.rows.map((row) => row.created_at.toISOString()),
+    );
+    expect((await history(alice, chat.id, '?limit=100')).body).toEqual(all);
+  });
+});
+
+describe('the chat statements', () => {
+  const statement = (name: string) => {
+    const found = registeredStatements().find((candidate) => candidate.name === name);
+    if (!found) throw new Error(`no statement ${name}`);
+    return found;
+  };
+
+  /**
+   * PostgreSQL plans a named statement for its values five times, then keeps its generic plan unless
+   * that looks dearer than planning each call afresh. Each of these must keep it on a long chat, with
+   * PostgreSQL's default page cost (the server's role has 1.1): there, the send was planned again for
+   * every message (its notices' unread count costed per guessed recipient) and so was a page of
+   * history (`limit $limit` costed as a tenth of the chat).
+   */
+  it('keep their generic plans on a long chat, whatever the session time zone', async () => {
+    // As the owner, on a connection of its own: ANALYZE, and no plan the server's connections made.
+    const [{ name }] = (await poolOf(server.db).query<{ name: string }>('select current_database() as name'))
+      .rows as [{ name: string }];
+    const client = new pg.Client({ connectionString: withDatabase(testAdminUrl(), name) });
+    await client.connect();
+    try {
+      await client.query('begin');
+      await client.query(
+        `insert into messages (deal_id, sender_id, content)
+         select $1, $2, 'Filler ' || n from generate_series(1, 50000) n`,
+        [deal.id, userId(alice)],
+      );
+      await client.query(
+        `insert into notifications (user_id, kind, deal_id, actor_id, message)
+         select $1, 'deal-updated', $2, $3, 'Filler ' || n from generate_series(1, 5000) n`,
+        [userId(carol), deal.id, userId(alice)],
+      );
+      await client.query('analyze messages, notifications');
+      await client.query('set local random_page_cost = 4');
+      // A page's times are written in UTC whatever the session's zone (+12:45 or +13:45 here).
+      await client.query(`set local timezone = 'Pacific/Chatham'`);
+      const [row] = (
+        await client.query<{
+          creator_id: number;
+          counterpart_id: number;
+          dealmaker_id: number;
+          title: string;
+        }>('select creator_id, counterpart_id, dealmaker_id, title from deals where id = $1', [deal.id])
+      ).rows;
+      const runs = [
+        {
+          statement: statement('message_send_with_chat_burst'),
+          values: {
+            dealId: deal.id,
+            creatorId: row!.creator_id,
+            counterpartId: row!.counterpart_id,
+            dealmakerId: row!.dealmaker_id,
+            title: row!.title,
+            senderId: userId(alice),
+            contents: ['Planned once'],
+            clientIds: [null],
+          },
+          part: {
+            recipients: [userId(bob), userId(mia)],
+            dealId: deal.id,
+            actorId: userId(alice),
+            message: 'x',
+          },
+        },
+        {
+          statement: statement('message_history_older'),
+          values: { dealId: deal.id, viewerId: userId(bob), cursor: maxId + 1, limit: 50 },
+        },
+        {
+          statement: statement('message_history_newer'),
+          values: { dealId: deal.id, viewerId: userId(mia), cursor: 0, limit: 50 },
+        },
+      ];
+      for (let call = 0; call < 8; call++) {
+        for (const run of runs) await queryNamed(client, run.statement, run.values, run.part);
+      }
+      const older = runs[1]!;
+      const page = older.statement.decode(await queryNamed(client, older.statement, older.values));
+      const times = await client.query<{ created_at: Date }>(
+        'select created_at from messages where deal_id = $1 order by id desc limit 1',
+        [deal.id],
+      );
+      expect(page.at(-1)?.createdAt).toBe(times.rows[0]!.created_at.toISOString());
+      const plans = await client.query<{ name: string; generic_plans: string }>(
+        'select name, generic_plans from pg_prepared_statements where name = any($1) order by name',
+        [runs.map((one) => one.statement.name)],
+      );
+      expect(plans.rows.map((plan) => plan.name)).toEqual(runs.map((one) => one.statement.name).sort());
+      for (const plan of plans.rows) expect(Number(plan.generic_plans), plan.name).toBeGreaterThanOrEqual(3);
+    } finally {
+      await client.query('rollback');
+      await client.end();
+    }
   });
 });

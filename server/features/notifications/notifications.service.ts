@@ -81,8 +81,8 @@ export class NotificationsService {
   }
 
   /**
-   * The notifications of a chat message, for the statement that stores the message to carry
-   * (messages.repository `send`): to each of `to` but the sender, stored only with the message, and
+   * The notifications of a sender's chat messages, for the statement that stores them to carry
+   * (messages.repository `send`): to each of `to` but the sender, stored only with a message, and
    * only the first of an unread burst (notifications.repository `chatBurst`).
    */
   chatBurst(message: {
