@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { bodyDealId, invalidCharacter, requiredText, withoutNul } from './fields';
+import { bodyDealId, invalidCharacter, moneySchema, requiredText, withoutNul } from './fields';
 import { limits } from './limits';
-import { moneySchema } from './money';
 
 const text = (name: string, bounds: { max: number }) =>
   requiredText(name, bounds.max).refine(withoutNul, invalidCharacter(name));
@@ -124,9 +123,6 @@ export const dealCanSchema = z.object({
   review: allowed,
 });
 export type DealCan = z.infer<typeof dealCanSchema>;
-
-/** Nothing allowed: what a client assumes of a deal it knows only from a broadcast, until it asks. */
-export const nothingAllowed: DealCan = Object.freeze({});
 
 /** A deal as the API answers it to a signed-in viewer: public fields, their own bid, and what they may do. */
 export const dealSchema = publicDealSchema.extend({ can: dealCanSchema });

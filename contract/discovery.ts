@@ -3,21 +3,12 @@ import { dealSchema } from './deals';
 import { invalidCharacter, pageQuerySchema, withoutNul } from './fields';
 import { limits } from './limits';
 import { dollarsToCents, formatUsdCents } from './money';
+import { bidOutcomes, type DealStage, dealSorts, dealStages } from './vocabulary';
 
 /**
  * Finding deals: the deals list's filters, sorts and ranked search (GET /api/deals/all with query
  * parameters), its count, saved searches with alerts, and a bidder's own bids.
  */
-
-/**
- * Where a deal stands, as the status filter names it: 'open' (looking for a counterpart), 'choosing'
- * (both dealers, no dealmaker yet), 'in_progress' (it has its dealmaker), 'completed'.
- */
-export const dealStages = ['open', 'choosing', 'in_progress', 'completed'] as const;
-export type DealStage = (typeof dealStages)[number];
-
-export const dealSorts = ['newest', 'budget_desc', 'budget_asc', 'relevance'] as const;
-export type DealSort = (typeof dealSorts)[number];
 
 const stageList = `'${dealStages.join("', '")}'`;
 const sortList = `'${dealSorts.join("', '")}'`;
@@ -175,10 +166,6 @@ export const savedSearchSchema = z.object({
   createdAt: z.string(),
 });
 export type SavedSearch = z.infer<typeof savedSearchSchema>;
-
-/** What became of a bid, for its bidder. */
-export const bidOutcomes = ['pending', 'selected by one dealer', 'won', 'lost', 'deal deleted'] as const;
-export type BidOutcome = (typeof bidOutcomes)[number];
 
 /** GET /api/bids/mine: one of the user's bids with its deal, newest first. */
 export const myBidSchema = z.object({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { limits } from './limits';
+import { dollarsToCents, formatUsdCents } from './money';
 
 /** Ids are PostgreSQL integers: a larger number is refused here rather than failing in the database. */
 export const maxId = 2_147_483_647;
@@ -49,3 +50,22 @@ export const pageQuerySchema = z.object({
 
 /** The answer of a call that only says what it did. */
 export const messageResponseSchema = z.object({ message: z.string() });
+
+/** A dollar amount on the wire (a number or a plain decimal string), parsed to integer cents within [minCents, maxCents]. */
+export function moneySchema(minCents: number, maxCents: number) {
+  return z.union([z.number(), z.string()], { error: 'Amount must be a number' }).transform((value, ctx) => {
+    const cents = dollarsToCents(value);
+    if (cents === null) {
+      ctx.addIssue({ code: 'custom', message: 'Amount must be a positive number with at most 2 decimals' });
+      return z.NEVER;
+    }
+    if (cents < minCents || cents > maxCents) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `Amount must be between ${formatUsdCents(minCents)} and ${formatUsdCents(maxCents)}`,
+      });
+      return z.NEVER;
+    }
+    return cents;
+  });
+}

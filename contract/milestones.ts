@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { invalidCharacter, requiredText, withoutNul } from './fields';
+import { invalidCharacter, moneySchema, requiredText, withoutNul } from './fields';
 import { limits } from './limits';
-import { formatUsdCents, moneySchema } from './money';
+import { formatUsdCents } from './money';
 
 /**
  * Staged escrow (milestones). A deal's escrow is paid and released in milestones: each dealer pays

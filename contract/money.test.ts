@@ -1,12 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { moneySchema } from './fields';
 import {
   amountToCents,
   centsToDollars,
   dollarsToCents,
   formatCents,
   formatUsdCents,
-  moneySchema,
   typedAmountToCents,
 } from './money';
 

@@ -1,5 +1,3 @@
-import { z } from 'zod';
-
 /**
  * Money travels as a JSON number of dollars with at most two decimals — or the
  * same as a plain decimal string ("2000", "2000.5", "2000.50"), as clients of
@@ -67,23 +65,4 @@ export function formatUsdCents(cents: number): string {
   const whole = String(Math.floor(abs / 100)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
   const sign = cents <= -1 ? minusSign : '';
   return `${sign}$${whole}.${String(abs % 100).padStart(2, '0')}`;
-}
-
-/** A dollar amount on the wire (a number or a plain decimal string), parsed to integer cents within [minCents, maxCents]. */
-export function moneySchema(minCents: number, maxCents: number) {
-  return z.union([z.number(), z.string()], { error: 'Amount must be a number' }).transform((value, ctx) => {
-    const cents = dollarsToCents(value);
-    if (cents === null) {
-      ctx.addIssue({ code: 'custom', message: 'Amount must be a positive number with at most 2 decimals' });
-      return z.NEVER;
-    }
-    if (cents < minCents || cents > maxCents) {
-      ctx.addIssue({
-        code: 'custom',
-        message: `Amount must be between ${formatUsdCents(minCents)} and ${formatUsdCents(maxCents)}`,
-      });
-      return z.NEVER;
-    }
-    return cents;
-  });
 }

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { decimalId, requiredText } from './fields';
+import { decimalId, moneySchema, requiredText } from './fields';
 import { limits } from './limits';
-import { moneySchema } from './money';
 
 /**
  * Settling a locked escrow while a dispute is open: a participant proposes

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { decimalId } from './fields';
+import { decimalId, moneySchema } from './fields';
 import { limits } from './limits';
-import { moneySchema } from './money';
 
 /**
  * Wallet calls (spec §7 "Wallet and escrow", DESIGN.md §5 Wallet, §6 Money).

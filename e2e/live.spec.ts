@@ -42,11 +42,13 @@ async function timeUntil(action: () => Promise<void>, arrival: () => Promise<voi
 /**
  * Opens a page and waits until its realtime connection is open (Socket.IO's CONNECT answer) and,
  * with `dealRoom`, until the server acknowledged joining the deal's room (which the chat panel asks
- * for): only from then on can the page hear live updates, and its typing reach the others.
+ * for), with `dealsFeed` until the page subscribed to the deals feed (a list of deals does): only from
+ * then on can the page hear live updates, and its typing reach the others.
  */
-async function gotoLive(page: Page, url: string, options: { dealRoom?: boolean } = {}) {
+async function gotoLive(page: Page, url: string, options: { dealRoom?: boolean; dealsFeed?: boolean } = {}) {
   let connected = false;
   let joinedRoom = false;
+  let subscribed = false;
   const onSocket = (socket: WebSocket) => {
     if (!socket.url().includes('/socket.io/')) return;
     socket.on('framereceived', ({ payload }) => {
@@ -55,6 +57,9 @@ async function gotoLive(page: Page, url: string, options: { dealRoom?: boolean }
       if (text.startsWith('40')) connected = true;
       else if (/^43\d*\[\{"ok":true\}\]$/.test(text)) joinedRoom = true;
     });
+    socket.on('framesent', ({ payload }) => {
+      if (String(payload).includes('"deals-feed:subscribe"')) subscribed = true;
+    });
   };
   page.on('websocket', onSocket);
   try {
@@ -62,6 +67,9 @@ async function gotoLive(page: Page, url: string, options: { dealRoom?: boolean }
     await expect.poll(() => connected, { message: `realtime connection of ${url}` }).toBe(true);
     if (options.dealRoom) {
       await expect.poll(() => joinedRoom, { message: `deal room joined on ${url}` }).toBe(true);
+    }
+    if (options.dealsFeed) {
+      await expect.poll(() => subscribed, { message: `deals feed subscribed on ${url}` }).toBe(true);
     }
   } finally {
     page.off('websocket', onSocket);
@@ -331,7 +339,7 @@ test('bid selection shows live to the other dealer, up to the finalized deal', a
 });
 
 test('a new deal appears on an open Deals page without reloading', async ({ alice, bob }) => {
-  await gotoLive(bob.page, '/deals');
+  await gotoLive(bob.page, '/deals', { dealsFeed: true });
   await expect(bob.page.getByRole('heading', { name: 'Deals', level: 1 })).toBeVisible();
   await expect(bob.page.getByText('Loading deals')).toHaveCount(0);
 
@@ -351,4 +359,39 @@ test('a new deal appears on an open Deals page without reloading', async ({ alic
   await expect(card.getByRole('link', { name: `@${alice.user.username}` })).toBeVisible();
   await expect(card.getByText('No one has joined yet')).toBeVisible();
   await expect(card.getByRole('button', { name: 'Join Deal' })).toBeVisible();
+});
+
+test('only a tab showing deals hears of them: the Deals page stays live, a wallet page gets no deal frames', async ({
+  alice,
+  bob,
+  carol,
+}) => {
+  const walletFrames: string[] = [];
+  carol.page.on('websocket', (socket) => {
+    if (!socket.url().includes('/socket.io/')) return;
+    socket.on('framereceived', ({ payload }) => walletFrames.push(String(payload)));
+  });
+  await gotoLive(carol.page, '/deposit');
+  await expect(carol.page.getByRole('heading', { name: 'Wallet & Deposits', level: 1 })).toBeVisible();
+  await gotoLive(bob.page, '/deals', { dealsFeed: true });
+  await expect(bob.page.getByText('Loading deals')).toHaveCount(0);
+
+  const input = newDeal('Olive grove');
+  const deal = await createDeal(alice, input);
+  await expect(bob.page.getByRole('article', { name: input.title })).toBeVisible();
+  const renamed = `${input.title} with its press`;
+  const edited = await alice.context.request.patch(`/api/deals/${deal.id}`, {
+    data: { title: renamed },
+    headers: { authorization: `Bearer ${alice.token}` },
+  });
+  expect(edited.ok(), await edited.text()).toBe(true);
+  await expect(bob.page.getByRole('article', { name: renamed })).toBeVisible();
+  await joinDeal(carol, deal.id);
+  await expect(
+    bob.page.getByRole('article', { name: renamed }).getByText(`@${carol.user.username}`),
+  ).toBeVisible();
+
+  // The wallet tab heard nothing of the deal, though its user joined it (that is their own notification).
+  const dealFrames = walletFrames.filter((frame) => /"deal-updated"|"deals-feed"/.test(frame));
+  expect(dealFrames).toEqual([]);
 });

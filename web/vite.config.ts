@@ -60,23 +60,54 @@ export default defineConfig({
     rolldownOptions: {
       // The shared contract builds zod schemas at module level; the web app uses only its plain helpers
       // (money, limits), so schema calls it never reads must not pull zod into the page.
-      treeshake: { manualPureFunctions: ['z'] },
+      // The app's own modules have no effect on import but their exports: a feature's entry re-exports all
+      // its parts, and a chunk importing one of them (the deal page's route, the deal's query) must not
+      // carry the others.
+      treeshake: {
+        manualPureFunctions: ['z'],
+        moduleSideEffects: [{ test: /[\\/](web|contract)[\\/].*\.tsx?$/, sideEffects: false }],
+      },
       output: {
         // Libraries change less often than the app: their chunks stay cached across releases. Grouped by
         // who needs them, so a page downloads only its own (Socket.IO only once signed in, zod only
         // with the pages that use the contract's schemas).
         codeSplitting: {
           groups: [
-            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router|cookie)[\\/]/ },
+            // React's renderer apart from React and its router: two files of about half the size come down
+            // side by side, each on a connection of its own, sooner than one (a new connection starts slow).
+            { name: 'react-dom', test: /node_modules[\\/](react-dom|scheduler)[\\/]/ },
+            { name: 'react', test: /node_modules[\\/](react|react-router|cookie)[\\/]/ },
             { name: 'query', test: /node_modules[\\/]@tanstack[\\/]/ },
             {
               name: 'socket',
               test: /node_modules[\\/](socket\.io-client|socket\.io-parser|engine\.io-[a-z]+|@socket\.io)[\\/]/,
             },
             { name: 'zod', test: /node_modules[\\/]zod[\\/]/ },
+            // Toasts: after an action or a live event, never with a page's first paint.
+            { name: 'toasts', test: /node_modules[\\/]sonner[\\/]/ },
             // Passkeys: loaded when one is used (sign-in, step-up, My Profile), never with the landing page.
             { name: 'webauthn', test: /node_modules[\\/]@simplewebauthn[\\/]/ },
             { name: 'vendor', test: /node_modules[\\/]/ },
+            // The entry's own code and what lazy chunks share with it, in one chunk: every file is a request,
+            // and on HTTP/1.1 a browser asks a server for six at a time, each a round trip on a slow network.
+            { name: 'app', tags: ['$initial'], test: /[\\/](web|contract)[\\/]/ },
+            // The shared components and helpers the lazy chunks use, in one chunk for the same reason; the
+            // dialogs, the socket, passkeys and money helpers apart: they bring their libraries (money the
+            // contract's, with zod), which a page may not need for its first paint.
+            {
+              name: 'ui',
+              test: /[\\/]web[\\/](components[\\/](?!ui[\\/](dialog|confirm-dialog-box|query-dialog)\.)|lib[\\/](?!socket|passkeys|money))/,
+            },
+            {
+              name: 'dialogs',
+              test: /[\\/]web[\\/]components[\\/]ui[\\/](dialog|confirm-dialog-box|query-dialog)\./,
+            },
+            // A feature's modules that several pages share, in one chunk per feature.
+            {
+              name: (id) => /[\\/]web[\\/]features[\\/]([^\\/]+)[\\/]/.exec(id)?.[1],
+              test: /[\\/]web[\\/]features[\\/]/,
+              minShareCount: 2,
+            },
           ],
         },
       },

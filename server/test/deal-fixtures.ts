@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
-import { type CreateDealRequest, type Deal, type DealCan, nothingAllowed } from '../../contract/deals';
+import type { CreateDealRequest, Deal, DealCan } from '../../contract/deals';
+import { nothingAllowed } from '../../contract/vocabulary';
 import { deals, escrows, milestones } from '../db/schema';
 import { type SignedUpUser, signUp, type TestServer } from './harness';
 

@@ -1,13 +1,16 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Outlet, ScrollRestoration, useLocation, useNavigate } from 'react-router';
 import { LogoIcon } from '../components/ui/icons';
 import { AuthDialog, useAuth, useAuthDialog } from '../features/auth';
+import { markFirstPageShown } from '../lib/first-page-shown';
 import { NavBar } from './nav-bar';
 import type { AuthRequiredState } from './require-auth';
 
 /** The frame of every page: navigation bar, the page, footer, and the auth dialog. */
 export function AppLayout() {
   useSignInWhenRequired();
+  useFirstPageShown();
   return (
     <div className="flex min-h-dvh flex-col">
       <NavBar />
@@ -21,6 +24,34 @@ export function AppLayout() {
       <ScrollRestoration />
     </div>
   );
+}
+
+/** How long what waits for the first page waits at most for its data. */
+const firstPageDataWaitMs = 3000;
+
+/**
+ * Tells what waits for the first page (lib/first-page-shown.ts) that it is shown: the layout renders once
+ * the page's code is in, and the page is shown once its data has come (no query loading any more), or
+ * after a few seconds of loading. Runs after the page's own effects, which have started its queries.
+ */
+function useFirstPageShown() {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    const queries = queryClient.getQueryCache();
+    let stopWatching = () => {};
+    const markWhenLoaded = () => {
+      if (queryClient.isFetching() > 0) return;
+      stopWatching();
+      markFirstPageShown();
+    };
+    stopWatching = queries.subscribe(markWhenLoaded);
+    markWhenLoaded();
+    const timer = setTimeout(markFirstPageShown, firstPageDataWaitMs);
+    return () => {
+      stopWatching();
+      clearTimeout(timer);
+    };
+  }, [queryClient]);
 }
 
 /** After RequireAuth sent a signed-out visitor home, ask them to sign in and then take them back. */

@@ -1,16 +1,19 @@
-import { lazy, Suspense, useEffect, useId, useState } from 'react';
+import { Suspense, useEffect, useId, useState } from 'react';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router';
 import { Avatar } from '../components/ui/avatar';
 import { Button } from '../components/ui/button';
 import { CloseIcon, LogOutIcon, LogoIcon, MenuIcon } from '../components/ui/icons';
 import { type CurrentUser, useAuth, useAuthDialog, useOperator } from '../features/auth';
 import { cn } from '../lib/cn';
+import { lazyAfterFirstPage } from '../lib/first-page-shown';
 import { type NavLinkItem, operatorNavLink, signedInNavLinks, signedOutNavLinks } from './nav-links';
 
-// Only signed-in users have a bell: its code (and the notification kinds it knows) loads with the first
-// signed-in page, not with the landing page of a visitor.
-const NotificationBell = lazy(() =>
-  import('../features/notifications').then((module) => ({ default: module.NotificationBell })),
+// Only signed-in users have a bell: its code (and the notification kinds it knows) loads once the first
+// signed-in page is shown, not with the landing page of a visitor (its place is kept meanwhile).
+const bellPlace = <span className="h-10 w-10 shrink-0" />;
+const NotificationBell = lazyAfterFirstPage(
+  () => import('../features/notifications').then((module) => ({ default: module.NotificationBell })),
+  bellPlace,
 );
 
 export function NavBar() {
@@ -64,7 +67,7 @@ export function NavBar() {
 
         <div className="ml-auto flex items-center gap-1 lg:gap-2 xl:gap-3">
           {isAuthenticated && user && (
-            <Suspense fallback={<span className="h-10 w-10 shrink-0" />}>
+            <Suspense fallback={bellPlace}>
               <NotificationBell />
             </Suspense>
           )}

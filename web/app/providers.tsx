@@ -1,9 +1,13 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
-import { Toaster } from 'sonner';
+import { type ReactNode, Suspense } from 'react';
 import { AuthDialogProvider, AuthProvider, StepUpDialog } from '../features/auth';
 import { RealtimeProvider, type RealtimeProviderProps } from '../features/realtime';
 import { ApiError } from '../lib/api';
+import { lazyAfterFirstPage } from '../lib/first-page-shown';
+
+// Toasts follow an action or a live event, never the first paint: their library downloads once the first
+// page is shown (a toast raised before that appears once it is in).
+const Toaster = lazyAfterFirstPage(() => import('sonner').then((module) => ({ default: module.Toaster })));
 
 export function createQueryClient() {
   return new QueryClient({
@@ -40,7 +44,9 @@ export function AppProviders({
           <AuthDialogProvider>
             {children}
             <StepUpDialog />
-            <Toaster position="bottom-right" richColors closeButton />
+            <Suspense fallback={null}>
+              <Toaster position="bottom-right" richColors closeButton />
+            </Suspense>
           </AuthDialogProvider>
         </RealtimeProvider>
       </AuthProvider>

@@ -1,4 +1,10 @@
+import type { QueryClient } from '@tanstack/react-query';
 import type { RouteObject } from 'react-router';
+import { dealIdOfParam, dealQueryOptions } from '../features/deals';
+import { savedSearchesQueryOptions } from '../features/discovery';
+import { getStoredToken } from '../lib/auth-token';
+import { validClaims } from '../lib/jwt';
+import { prepareDateFormats } from '../lib/time';
 import { AppLayout } from './layout';
 import { PageLoading } from './page-loading';
 import { LandingPage } from './pages/landing-page';
@@ -40,17 +46,53 @@ export const publicRoutes: RouteObject[] = [
   },
 ];
 
-/** Pages for signed-in users only. */
-export const signedInRoutes: RouteObject[] = [
+/**
+ * Prepares a deal page, signed in, from the app's first download: a route's loader runs beside its
+ * `lazy`, so the deal comes while the page's code downloads, rather than once that code has loaded and
+ * rendered, and the dates its header shows are ready to format. The page's query finds the deal loading or
+ * loaded; the page shows its loading state meanwhile, as before (the loader does not wait).
+ */
+function prepareDealPage(queryClient: QueryClient, param: string | undefined) {
+  const dealId = dealIdOfParam(param);
+  if (Number.isInteger(dealId) && validClaims(getStoredToken())) {
+    void queryClient.prefetchQuery(dealQueryOptions(dealId));
+    prepareDateFormats();
+  }
+  return null;
+}
+
+/**
+ * Prepares the Deals page, signed in: its saved searches come from the app's first download, and its list
+ * as soon as the page's code is in, rather than both once the page has rendered (a route's loader runs
+ * beside its `lazy`). The page's queries find them loading or loaded; the loader does not wait.
+ */
+function prepareDealsPage(queryClient: QueryClient, address: string) {
+  if (!validClaims(getStoredToken())) return null;
+  void queryClient.prefetchQuery(savedSearchesQueryOptions);
+  import('./pages/deals-page')
+    .then((page) => page.prefetchDealsList(queryClient, new URL(address).searchParams))
+    .catch(() => {
+      // The page's own query asks again, and shows what went wrong.
+    });
+  return null;
+}
+
+/** Pages for signed-in users only; `queryClient` for the loaders that start a page's data early. */
+export const signedInRoutes = (queryClient: QueryClient): RouteObject[] => [
   { path: 'profile', lazy: () => import('./pages/profile-page').then((m) => ({ Component: m.ProfilePage })) },
   { path: 'users', lazy: () => import('./pages/users-page').then((m) => ({ Component: m.UsersPage })) },
   {
     path: 'users/:username',
     lazy: () => import('./pages/user-profile-page').then((m) => ({ Component: m.UserProfilePage })),
   },
-  { path: 'deals', lazy: () => import('./pages/deals-page').then((m) => ({ Component: m.DealsPage })) },
+  {
+    path: 'deals',
+    loader: ({ request }) => prepareDealsPage(queryClient, request.url),
+    lazy: () => import('./pages/deals-page').then((m) => ({ Component: m.DealsPage })),
+  },
   {
     path: 'deals/:dealId',
+    loader: ({ params }) => prepareDealPage(queryClient, params.dealId),
     lazy: () => import('./pages/deal-detail-page').then((m) => ({ Component: m.DealDetailPage })),
   },
   { path: 'bids', lazy: () => import('./pages/my-bids-page').then((m) => ({ Component: m.MyBidsPage })) },
@@ -66,7 +108,7 @@ export const signedInRoutes: RouteObject[] = [
   },
 ];
 
-export const routes: RouteObject[] = [
+export const createRoutes = (queryClient: QueryClient): RouteObject[] => [
   {
     element: <AppLayout />,
     errorElement: <RouteErrorPage />,
@@ -74,7 +116,7 @@ export const routes: RouteObject[] = [
     hydrateFallbackElement: <PageLoading />,
     children: [
       ...publicRoutes,
-      { element: <RequireAuth />, children: signedInRoutes },
+      { element: <RequireAuth />, children: signedInRoutes(queryClient) },
       {
         path: '*',
         lazy: () => import('./pages/not-found-page').then((m) => ({ Component: m.NotFoundPage })),

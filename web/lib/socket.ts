@@ -1,5 +1,5 @@
 import { io, type Socket } from 'socket.io-client';
-import type { ClientEvents, SocketEventListeners } from '../../contract/realtime';
+import type { ClientEvents, RealtimeHandshake, SocketEventListeners } from '../../contract/realtime';
 
 /**
  * The app's Socket.IO connection: server events (and the notices about the socket itself, such as its
@@ -40,7 +40,8 @@ export function createSocket(token: string): RealtimeSocket {
   return io({
     path: '/socket.io',
     transports: ['websocket'],
-    auth: { token },
+    // feeds: this client subscribes to what it shows (the deals feed, the deal it watches).
+    auth: { token, feeds: true } satisfies RealtimeHandshake,
     autoConnect: false,
     ...reconnectionOptions,
   });

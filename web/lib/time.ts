@@ -24,6 +24,15 @@ const dateTime = formatter({
 });
 const monthDay = formatter({ month: 'short', day: 'numeric' });
 
+/**
+ * Makes the date formats when the browser is next idle: the first one made costs a phone tens of
+ * milliseconds (the browser loads its calendar data), which the first render showing a date then saves.
+ * For a page about to show dates while its code still downloads.
+ */
+export function prepareDateFormats() {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(() => dateTime());
+}
+
 function toDate(value: string | Date): Date | null {
   const date = value instanceof Date ? value : new Date(value);
   return Number.isNaN(date.getTime()) ? null : date;

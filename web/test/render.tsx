@@ -4,6 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { AppProviders } from '../app/providers';
 import type { RealtimeProviderProps } from '../features/realtime';
+import { markFirstPageShown } from '../lib/first-page-shown';
 
 // Tells React that updates in tests are wrapped in act().
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
@@ -40,6 +41,8 @@ export function renderInApp(
   const router = createMemoryRouter([{ path: options.routePath ?? '*', element: ui }], {
     initialEntries: [options.path ?? '/'],
   });
+  // The screen is the page (no layout around it to say so): the live connection may open.
+  markFirstPageShown();
   return render(
     // No socket unless the test brings its own: nothing to connect to here.
     <AppProviders queryClient={queryClient} connectRealtime={options.connectRealtime ?? null}>

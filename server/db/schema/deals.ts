@@ -44,7 +44,7 @@ export const deals = pgTable(
       .notNull()
       .generatedAlwaysAs(sql`lower(title) || E'\\x1f' || lower(description)`),
     /**
-     * Where the deal stands, as the list's status filter names it (contract/deals.ts dealStages):
+     * Where the deal stands, as the list's status filter names it (contract/vocabulary.ts dealStages):
      * 'open' (no counterpart yet), 'choosing' (both dealers, no dealmaker), 'in_progress', 'completed'.
      */
     stage: text('stage')
@@ -168,7 +168,7 @@ export const bidHistory = pgTable(
     deliveryDays: integer('delivery_days'),
     dealTitle: text('deal_title').notNull(),
     dealBudgetCents: cents('deal_budget_cents').notNull(),
-    /** The deal's stage when the bid went (contract/deals.ts dealStages). */
+    /** The deal's stage when the bid went (contract/vocabulary.ts dealStages). */
     dealStage: text('deal_stage').notNull(),
     outcome: text('outcome').notNull(),
     bidCreatedAt: timestamp('bid_created_at', { withTimezone: true }).notNull(),

@@ -1,6 +1,7 @@
 import type { Bid, BidderStats } from '../../../contract/deals';
-import type { BidOutcome, DealStage, MyBid } from '../../../contract/discovery';
+import type { MyBid } from '../../../contract/discovery';
 import { centsToDollars } from '../../../contract/money';
+import type { BidOutcome, DealStage } from '../../../contract/vocabulary';
 import type { BidView, MyBidRow } from './bids.repository';
 
 export function presentBid(view: BidView): Bid {

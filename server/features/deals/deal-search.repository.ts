@@ -1,5 +1,5 @@
 import { and, asc, desc, type SQL, sql } from 'drizzle-orm';
-import type { DealSort, DealStage } from '../../../contract/discovery';
+import type { DealSort, DealStage } from '../../../contract/vocabulary';
 import type { DbOrTx } from '../../db/client';
 import { deals } from '../../db/schema';
 

@@ -1,5 +1,6 @@
-import type { DealStage, SavedSearch } from '../../../contract/discovery';
+import type { SavedSearch } from '../../../contract/discovery';
 import { centsToDollars } from '../../../contract/money';
+import type { DealStage } from '../../../contract/vocabulary';
 import type { SavedSearchRow } from './saved-searches.repository';
 
 export function presentSavedSearch(row: { search: SavedSearchRow; newMatches: number }): SavedSearch {

@@ -1,3 +1,4 @@
+import { Suspense } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
@@ -6,33 +7,37 @@ import { AlertCircleIcon, ArrowLeftIcon, BriefcaseIcon } from '../../components/
 import { DocumentTitle, PageContainer } from '../../components/ui/page-header';
 import { LoadingState } from '../../components/ui/spinner';
 import { useAuth } from '../../features/auth';
-import { RequestDealmakerSection } from '../../features/dealmaker-requests';
 import {
-  DealBidsSection,
-  DealCreatorSection,
-  DealFinalizedSection,
   DealHeaderSection,
-  DealJoinRequestsSection,
   DealParticipantsSection,
-  DealVisitorSection,
+  dealIdOfParam,
   dealViewerOf,
   useDeal,
 } from '../../features/deals';
-import { DealCompletedSection, DealCompletionLines, EscrowStatusBox } from '../../features/escrow';
-import { DealMessagesSection } from '../../features/messages';
-import { MilestonesSection } from '../../features/milestones';
 import { ApiError } from '../../lib/api';
-import { DealWorkActions } from './deal-work-actions';
+import { lazyAfterFirstPage } from '../../lib/first-page-shown';
+import { useWatchedDeal } from '../../lib/socket-context';
+
+// Every section below the participants (escrow, milestones, bids, disputes, the chat…), and the dealers'
+// completion lines in the participants box: most of the page's code, downloaded once the deal is shown
+// rather than before it, so that the deal shows first. One chunk: both appear together.
+const loadSections = () => import('./deal-detail-sections');
+const DealDetailSections = lazyAfterFirstPage(() =>
+  loadSections().then((module) => ({ default: module.DealDetailSections })),
+);
+const DealCompletionLines = lazyAfterFirstPage(() =>
+  loadSections().then((module) => ({ default: module.DealCompletionLines })),
+);
 
 /**
  * One deal (/deals/:dealId), assembled from the features' sections in order; each section shows only
  * what its viewer may see.
  */
 export function DealDetailPage() {
-  const { dealId: param = '' } = useParams();
-  const dealId = /^\d+$/.test(param) ? Number(param) : Number.NaN;
+  const dealId = dealIdOfParam(useParams().dealId);
   const { user } = useAuth();
   const deal = useDeal(dealId);
+  useWatchedDeal(dealId);
 
   if (Number.isNaN(dealId) || (deal.isError && deal.error instanceof ApiError && deal.error.status === 404)) {
     return (
@@ -61,19 +66,13 @@ export function DealDetailPage() {
     <PageContainer className="max-w-5xl space-y-6">
       <DealHeaderSection {...props} />
       <DealParticipantsSection {...props}>
-        <DealCompletionLines deal={props.deal} />
+        <Suspense fallback={null}>
+          <DealCompletionLines deal={props.deal} />
+        </Suspense>
       </DealParticipantsSection>
-      <DealVisitorSection {...props} />
-      <DealCreatorSection {...props} />
-      <DealJoinRequestsSection {...props} />
-      <EscrowStatusBox {...props} />
-      <MilestonesSection {...props} />
-      <RequestDealmakerSection {...props} />
-      <DealBidsSection {...props} />
-      <DealFinalizedSection {...props} />
-      <DealCompletedSection {...props} />
-      <DealWorkActions {...props} />
-      <DealMessagesSection {...props} />
+      <Suspense fallback={null}>
+        <DealDetailSections {...props} />
+      </Suspense>
     </PageContainer>
   );
 }

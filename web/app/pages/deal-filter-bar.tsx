@@ -1,16 +1,18 @@
-import { lazy, Suspense, useId } from 'react';
-import { dealStages } from '../../../contract/discovery';
+import { Suspense, useId } from 'react';
 import { limits } from '../../../contract/limits';
+import { dealStages } from '../../../contract/vocabulary';
 import { Button } from '../../components/ui/button';
 import { SearchField } from '../../components/ui/search-field';
 import { type DealFilters, stageLabels, withStageToggled } from '../../features/deals';
 import { cn } from '../../lib/cn';
+import { lazyAfterFirstPage } from '../../lib/first-page-shown';
 import { type UpdateFilters, useKeywordField } from './use-deal-filters';
 
-// The budget range and the order: downloaded beside the page rather than with it (the Deals page's first
-// download has a weight budget, scripts/bundle-size.mjs).
-const DealFilterMore = lazy(() =>
-  import('./deal-filter-more').then((module) => ({ default: module.DealFilterMore })),
+// The budget range and the order: downloaded once the page is shown rather than with it (the Deals page's
+// first download has a weight budget, scripts/bundle-size.mjs); their place is kept meanwhile.
+const DealFilterMore = lazyAfterFirstPage(
+  () => import('./deal-filter-more').then((module) => ({ default: module.DealFilterMore })),
+  <DealFilterMorePlaceholder />,
 );
 
 type DealFilterBarProps = {
@@ -75,10 +77,23 @@ export function DealFilterBar({ filters, update, endTyping }: DealFilterBarProps
             })}
           </div>
         </fieldset>
-        <Suspense fallback={<div className="h-[4.25rem] w-full sm:w-96" aria-hidden="true" />}>
+        <Suspense fallback={<DealFilterMorePlaceholder />}>
           <DealFilterMore filters={filters} update={update} />
         </Suspense>
       </div>
     </section>
+  );
+}
+
+/**
+ * Until the budget range and the order are in: empty boxes of their sizes (measured), which wrap as they
+ * do at every width, so that nothing moves when they come.
+ */
+function DealFilterMorePlaceholder() {
+  return (
+    <>
+      <div className="h-[4.125rem] w-62 sm:w-70" aria-hidden="true" />
+      <div className="h-[4.125rem] w-48" aria-hidden="true" />
+    </>
   );
 }

@@ -1,5 +1,5 @@
 import { type KeyboardEvent, useId } from 'react';
-import { type DealSort, dealSorts } from '../../../contract/discovery';
+import { type DealSort, dealSorts } from '../../../contract/vocabulary';
 import { Input } from '../../components/ui/input';
 import { type DealFilters, effectiveSort, sortLabels } from '../../features/deals';
 import { useBudgetFields } from './use-budget-fields';

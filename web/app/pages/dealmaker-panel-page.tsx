@@ -12,10 +12,12 @@ import { IncomingRequestsDialog } from '../../features/dealmaker-requests';
 import { DealTile, useDealmakerDeals } from '../../features/deals';
 import { UnreadMessagesBadge } from '../../features/messages';
 import { formatMoney } from '../../lib/money';
+import { useDealsFeed } from '../../lib/socket-context';
 
 /** The deals the user is the dealmaker of, and the requests asking them to be one. */
 export function DealmakerPanelPage() {
   const deals = useDealmakerDeals();
+  useDealsFeed();
   const [requestsOpen, setRequestsOpen] = useState(false);
 
   return (

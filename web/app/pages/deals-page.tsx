@@ -1,4 +1,5 @@
-import { lazy, Suspense, useState } from 'react';
+import type { QueryClient } from '@tanstack/react-query';
+import { Suspense, useDeferredValue, useMemo, useState } from 'react';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { EmptyState } from '../../components/ui/empty-state';
@@ -15,8 +16,10 @@ import {
   type DealDialog,
   DealDialogs,
   type DealFilters,
+  dealsListQueryOptions,
   type Flash,
   FlashStrip,
+  filtersFromParams,
   flashDurationMs,
   hasFilters,
   MyDealsDialog,
@@ -27,15 +30,18 @@ import {
   useDealsList,
   withoutFilter,
 } from '../../features/deals';
+import { SavedSearchesPanel, SaveSearchDialog } from '../../features/discovery';
 import { ApiError, serverReason } from '../../lib/api';
 import { cn } from '../../lib/cn';
+import { lazyAfterFirstPage } from '../../lib/first-page-shown';
+import { useDealsFeed } from '../../lib/socket-context';
 import { useTimedMessage } from '../../lib/use-timed-message';
 import { DealFilterBar } from './deal-filter-bar';
 import { type UpdateFilters, useDealFilters } from './use-deal-filters';
 
-// The cards' unread-messages badges: the chat feature's code comes beside the page rather than with it
-// (it is the chat's, and the Deals page's first download has a weight budget); the badges show once it is in.
-const UnreadBadge = lazy(() =>
+// The cards' unread-messages badges: the chat feature's code comes once the page is shown rather than with
+// it (it is the chat's, and the Deals page's first download has a weight budget); the badges show once it is in.
+const UnreadBadge = lazyAfterFirstPage(() =>
   import('../../features/messages').then((module) => ({ default: module.UnreadMessagesBadge })),
 );
 function UnreadMessagesBadge({ dealId }: { dealId: number }) {
@@ -46,20 +52,17 @@ function UnreadMessagesBadge({ dealId }: { dealId: number }) {
   );
 }
 
-// Saved searches: their list, and the dialog that saves one, downloaded beside the page (the Deals page's
-// first download has a weight budget); the dialog when first opened.
-const SavedSearchesPanel = lazy(() =>
-  import('../../features/discovery').then((module) => ({ default: module.SavedSearchesPanel })),
-);
-const SaveSearchDialog = lazy(() =>
-  import('../../features/discovery').then((module) => ({ default: module.SaveSearchDialog })),
-);
+/** Starts loading the list an address of this page shows (its route's loader, with this module's code). */
+export function prefetchDealsList(queryClient: QueryClient, params: URLSearchParams) {
+  return queryClient.prefetchInfiniteQuery(dealsListQueryOptions(filtersFromParams(params)));
+}
 
 export function DealsPage() {
   const { user } = useAuth();
   const viewer = user?.username ?? '';
   const { filters, update, endTyping } = useDealFilters();
   const deals = useDealsList(filters);
+  useDealsFeed();
   const count = useDealsCount(filters);
   const filtered = hasFilters(filters);
 
@@ -67,11 +70,17 @@ export function DealsPage() {
   const [creating, setCreating] = useState(false);
   const [myDealsOpen, setMyDealsOpen] = useState(false);
   const [saving, setSaving] = useState(false);
-  const [saveOpened, setSaveOpened] = useState(false);
   const [dealDialog, setDealDialog] = useState<DealDialog | null>(null);
 
   // Offset pages may repeat a deal that moved down between two pages: each is shown once.
-  const list = deals.data && uniqueDeals(deals.data.pages.flatMap((page) => page.deals));
+  const list = useMemo(
+    () => deals.data && uniqueDeals(deals.data.pages.flatMap((page) => page.deals)),
+    [deals.data],
+  );
+  // A new list (the first page, another search, a patched deal) renders in the background, in slices
+  // between the browser's other work: a page of cards at once would hold a phone's main thread a long
+  // moment. Meanwhile the cards shown before stay, or the loading state does.
+  const shownList = useDeferredValue(list);
   const showingKeyword = !!filters.q && !!list?.length;
 
   return (
@@ -99,9 +108,7 @@ export function DealsPage() {
 
       <DealFilterBar filters={filters} update={update} endTyping={endTyping} />
 
-      <Suspense fallback={null}>
-        <SavedSearchesPanel />
-      </Suspense>
+      <SavedSearchesPanel />
 
       <div className="mb-4 flex min-h-10 flex-wrap items-center justify-between gap-x-4 gap-y-2">
         <p className="text-sm text-slate-500" aria-live="polite">
@@ -116,21 +123,14 @@ export function DealsPage() {
             <Button variant="ghost" size="sm" onClick={() => update(() => ({ ...noFilters }))}>
               Clear filters
             </Button>
-            <Button
-              variant="outline"
-              size="sm"
-              onClick={() => {
-                setSaveOpened(true);
-                setSaving(true);
-              }}
-            >
+            <Button variant="outline" size="sm" onClick={() => setSaving(true)}>
               Save this search
             </Button>
           </div>
         )}
       </div>
 
-      {deals.isPending ? (
+      {deals.isPending || (list && !shownList) ? (
         <LoadingState label="Loading deals" />
       ) : deals.isError && !list ? (
         deals.error instanceof ApiError && deals.error.status === 400 ? (
@@ -144,7 +144,7 @@ export function DealsPage() {
             onRetry={deals.refetch}
           />
         )
-      ) : !list || list.length === 0 ? (
+      ) : !shownList || shownList.length === 0 ? (
         <NoDeals filters={filters} update={update} />
       ) : (
         <>
@@ -155,7 +155,7 @@ export function DealsPage() {
               deals.isPlaceholderData && 'opacity-60',
             )}
           >
-            {list.map((deal) => (
+            {shownList.map((deal) => (
               <DealCard
                 key={deal.id}
                 deal={deal}
@@ -183,16 +183,12 @@ export function DealsPage() {
         dealNote={(deal) => <UnreadMessagesBadge dealId={deal.id} />}
       />
       <DealDialogs open={dealDialog} onClose={() => setDealDialog(null)} onFlash={showFlash} />
-      {saveOpened && (
-        <Suspense fallback={null}>
-          <SaveSearchDialog
-            open={saving}
-            onOpenChange={setSaving}
-            filters={filters}
-            onSaved={(saved) => showFlash(success(`Search “${saved.name}” saved.`))}
-          />
-        </Suspense>
-      )}
+      <SaveSearchDialog
+        open={saving}
+        onOpenChange={setSaving}
+        filters={filters}
+        onSaved={(saved) => showFlash(success(`Search “${saved.name}” saved.`))}
+      />
     </PageContainer>
   );
 }

@@ -5,6 +5,7 @@ import type { ErrorCode } from '../../../contract/errors';
 import type { User } from '../../../contract/users';
 import { onUnauthorized } from '../../lib/api';
 import { clearStoredToken, getStoredToken, storeToken } from '../../lib/auth-token';
+import { useAfterFirstPage } from '../../lib/first-page-shown';
 import { validClaims } from '../../lib/jwt';
 import { authApi, currentUserQueryKey, fetchCurrentUser } from './auth-api';
 
@@ -122,10 +123,13 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     return () => clearTimeout(timer);
   }, [claims, endSession]);
 
+  // Asked once the first page is shown: that page's own data comes first (who is signed in is known from
+  // the token meanwhile).
+  const afterFirstPage = useAfterFirstPage();
   const profile = useQuery({
     queryKey: currentUserQueryKey,
     queryFn: fetchCurrentUser,
-    enabled: !!claims,
+    enabled: !!claims && afterFirstPage,
     // Refetched after sign-in even when seeded with the sign-in answer.
     staleTime: 0,
   });

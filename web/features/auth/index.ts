@@ -12,16 +12,12 @@ export {
 } from './auth-api';
 // Who is signed in, for every screen and feature: the provider, the hook and the user's shape.
 export { AuthProvider, type CurrentUser, useAuth } from './auth-context';
-// The one login/register dialog, rendered by the layout.
-export { AuthDialog } from './auth-dialog';
-// Opens that dialog from anywhere (nav bar, landing page, signed-in pages).
+// Opens the login/register dialog from anywhere (nav bar, landing page, signed-in pages).
 export { AuthDialogProvider, useAuthDialog } from './auth-dialog-context';
-// The login form, also for the stand-alone /login page.
-export { LoginForm } from './login-form';
-// The register form, also for the stand-alone /register page.
-export { RegisterForm } from './register-form';
-// The reset-password request dialog, also behind the profile's Reset Password button.
-export { ResetRequestDialog } from './reset-request-dialog';
+// Downloaded when first shown, not with every page (deferred-parts.tsx): the one login/register dialog,
+// rendered by the layout; the login and register forms, also for the stand-alone /login and /register
+// pages; the reset-password request dialog, also behind the profile's Reset Password button.
+export { AuthDialog, LoginForm, RegisterForm, ResetRequestDialog } from './deferred-parts';
 // "Confirm it is you" before a money or account change, asked in place for any call (rendered once).
 export { StepUpDialog } from './step-up-dialog';
 // Whether the signed-in user is an operator (the Operator console and its link).

@@ -13,12 +13,15 @@ import { ResetRequestDialog } from './reset-request-dialog';
 import { isUnverifiedEmail, signInProblem, useSignInFlow } from './use-sign-in';
 
 // Only some sign-ins get this far: loaded when needed, not with every page (the landing page's budget).
-const SecondStepForm = lazy(() => import('./second-step-form').then((m) => ({ default: m.SecondStepForm })));
-const ResendVerificationDialog = lazy(() =>
+// Pure: a page that imports the auth feature but shows no login form does not carry this module for them.
+const SecondStepForm = /* @__PURE__ */ lazy(() =>
+  import('./second-step-form').then((m) => ({ default: m.SecondStepForm })),
+);
+const ResendVerificationDialog = /* @__PURE__ */ lazy(() =>
   import('./resend-verification-dialog').then((m) => ({ default: m.ResendVerificationDialog })),
 );
 
-type LoginFormProps = {
+export type LoginFormProps = {
   /** Called once signed in. */
   onSuccess?: () => void;
   /** A message to show above the form (e.g. the answer to a registration). */

@@ -8,7 +8,7 @@ import { checkWith } from '../../lib/form-check';
 import { useRegister } from './auth-api';
 import { loadAuthSchemas, usePreloadedAuthSchemas } from './auth-schemas';
 
-type RegisterFormProps = {
+export type RegisterFormProps = {
   /** Called with the message to show (the server's, else 'Registration successful!') and the new username. */
   onSuccess: (message: string, username: string) => void;
 };

@@ -8,7 +8,7 @@ import { checkWith } from '../../lib/form-check';
 import { useRequestPasswordReset } from './auth-api';
 import { loadAuthSchemas, usePreloadedAuthSchemas } from './auth-schemas';
 
-type ResetRequestDialogProps = {
+export type ResetRequestDialogProps = {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   /** Pre-fills the email (e.g. the signed-in user's own). */

@@ -1,30 +1,23 @@
-import { lazy, Suspense } from 'react';
-import { Dialog } from '../../components/ui/dialog';
-import { LoadingState } from '../../components/ui/spinner';
+import { lazy, Suspense, useState } from 'react';
 import { useStepUpRequests } from './use-step-up';
 
-// Loaded the first time a step-up is asked for, not with every page.
-const StepUpForm = lazy(() => import('./step-up-form').then((m) => ({ default: m.StepUpForm })));
+// The dialog (its frame and form) is downloaded the first time a step-up is asked for, not with every page;
+// the calls that ask for one are answered from the start.
+const StepUpFrame = lazy(() => import('./step-up-frame').then((m) => ({ default: m.StepUpFrame })));
 
 /**
  * Asks "is it you?" in place whenever a money or account change needs a recent second factor, then lets
  * the change go through (the API client sends it again). Rendered once, by the app's providers.
  */
 export function StepUpDialog() {
-  const { reason, confirmed, cancelled } = useStepUpRequests();
+  const request = useStepUpRequests();
+  const [asked, setAsked] = useState(false);
+  if (request.reason !== null && !asked) setAsked(true);
+  // Kept once asked: the dialog then closes with its animation.
+  if (!asked) return null;
   return (
-    <Dialog
-      open={reason !== null}
-      onOpenChange={(open) => {
-        if (!open) cancelled();
-      }}
-      title="Confirm it is you"
-      description={reason}
-    >
-      {/* Inside the dialog's content, so every question starts with a fresh form. */}
-      <Suspense fallback={<LoadingState label="Loading..." className="py-6" />}>
-        <StepUpForm onConfirmed={confirmed} onCancel={cancelled} />
-      </Suspense>
-    </Dialog>
+    <Suspense fallback={null}>
+      <StepUpFrame {...request} />
+    </Suspense>
   );
 }

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { meResponseSchema } from '../../../contract/auth';
 import { api } from '../../lib/api';
+import { useAfterFirstPage } from '../../lib/first-page-shown';
 import { useAuth } from './auth-context';
 
 type Me = z.infer<typeof meResponseSchema>;
@@ -13,10 +14,12 @@ type Me = z.infer<typeof meResponseSchema>;
  */
 export function useOperator(): { isOperator: boolean; secondFactor: boolean; isPending: boolean } {
   const { user, isAuthenticated } = useAuth();
+  // Asked once the first page is shown: that page's own data comes first.
+  const afterFirstPage = useAfterFirstPage();
   const me = useQuery({
     queryKey: ['auth-me', user?.id] as const,
     queryFn: ({ signal }) => api.get<Me>('/auth/me', { signal }),
-    enabled: isAuthenticated,
+    enabled: isAuthenticated && afterFirstPage,
   });
   return {
     isOperator: me.data?.isOperator === true,

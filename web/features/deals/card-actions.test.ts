@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type DealCan, nothingAllowed } from '../../../contract/deals';
+import type { DealCan } from '../../../contract/deals';
+import { nothingAllowed } from '../../../contract/vocabulary';
 import { makeDeal } from '../../test/deal-fixtures';
 import { dealCardActions } from './card-actions';
 

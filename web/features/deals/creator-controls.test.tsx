@@ -111,7 +111,7 @@ describe('creator controls and asking to join', () => {
     await waitFor(() => getButton(container, 'Ask to Join'));
     expect(container.textContent).not.toContain('Join Deal');
     await act(async () => getButton(container, 'Ask to Join').click());
-    // The dialog's code is downloaded when it is first opened (loaded-when-opened.tsx).
+    // The dialog's code is downloaded when it is first opened (lib/loaded-when-opened.tsx).
     await waitFor(() => dialog());
     await typeInto(getByLabel(dialog(), 'Message (optional)'), '  I run a roastery in Lyon.  ');
     await submitDialog();
@@ -210,6 +210,8 @@ describe('creator controls and asking to join', () => {
     route({ 'DELETE /api/deals/1/counterpart': () => json({ ...deal, dealer_joined: null, can: {} }) });
     const { container } = await renderSection(DealCreatorSection, deal, 'alice');
     await act(async () => getButton(container, 'Remove Counterpart').click());
+    // The confirmation's code is downloaded when it is first asked (components/ui/confirm-dialog.tsx).
+    await waitFor(() => dialog());
     expect(dialog().getAttribute('role')).toBe('alertdialog');
     expect(dialog().textContent).toContain(
       "Remove @bob from 'Coffee distribution'. Their bid selection goes with them, and another dealer may join in their place.",

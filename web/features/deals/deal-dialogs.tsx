@@ -1,11 +1,15 @@
 import type { Deal } from '../../../contract/deals';
-import { BidDialog } from './bid-dialog';
+import { loadedWhenOpened } from '../../lib/loaded-when-opened';
 import type { ShowFlash } from './deal-flash';
-import { loadedWhenOpened } from './loaded-when-opened';
 
 type DialogProps = { deal: Deal | null; onClose: () => void; onFlash: ShowFlash };
 
-// Opened by few (a creator correcting a deal, someone asking to join): downloaded when first opened.
+// Downloaded when first opened, not with the page of deals: bidding (or changing a bid), correcting a
+// deal (its creator), asking to join.
+const BidDialog = loadedWhenOpened<DialogProps>(
+  () => import('./bid-dialog').then((module) => module.BidDialog),
+  (props) => props.deal !== null,
+);
 const EditDealDialog = loadedWhenOpened<DialogProps>(
   () => import('./edit-deal-dialog').then((module) => module.EditDealDialog),
   (props) => props.deal !== null,

@@ -1,13 +1,8 @@
 import type { Deal } from '../../../contract/deals';
-import {
-  type DealSort,
-  type DealStage,
-  dealSorts,
-  dealStages,
-  type SavedSearch,
-} from '../../../contract/discovery';
+import type { SavedSearch } from '../../../contract/discovery';
 import { limits } from '../../../contract/limits';
 import { amountToCents, centsToDollars, formatUsdCents, typedAmountToCents } from '../../../contract/money';
+import { type DealSort, type DealStage, dealSorts, dealStages } from '../../../contract/vocabulary';
 
 /**
  * The Deals page's filters, free of React: how they read from and write to the address (?q=&status=

@@ -1,4 +1,5 @@
 import {
+  infiniteQueryOptions,
   keepPreviousData,
   type QueryClient,
   useInfiniteQuery,
@@ -13,6 +14,7 @@ import { api } from '../../lib/api';
 import { type MutationCallbacks, useGuardedMutation } from '../../lib/use-guarded-mutation';
 import { useAuth } from '../auth';
 import { type DealFilters, dealCountPath, dealListPath, effectiveSort, hasFilters } from './deal-filters';
+import { dealQueryOptions } from './deal-query';
 import {
   type DealPage,
   dealQueryKeys,
@@ -24,11 +26,10 @@ import {
 
 /**
  * The deals list for some filters, a page at a time: newest first paged by the last id (`before`), any
- * other order by position (`offset`, as far as the API pages). While other filters load, the last
- * results stay on screen (`isPlaceholderData`).
+ * other order by position (`offset`, as far as the API pages).
  */
-export const useDealsList = (filters: DealFilters) =>
-  useInfiniteQuery({
+export const dealsListQueryOptions = (filters: DealFilters) =>
+  infiniteQueryOptions({
     queryKey: dealQueryKeys.list(filters),
     queryFn: async ({ pageParam, signal }): Promise<DealPage> => {
       const newest = effectiveSort(filters) === 'newest';
@@ -48,8 +49,11 @@ export const useDealsList = (filters: DealFilters) =>
     },
     initialPageParam: undefined as number | undefined,
     getNextPageParam: (lastPage) => lastPage.nextBefore ?? lastPage.nextOffset,
-    placeholderData: keepPreviousData,
   });
+
+/** The deals list for some filters; while other filters load, the last results stay on screen (`isPlaceholderData`). */
+export const useDealsList = (filters: DealFilters) =>
+  useInfiniteQuery({ ...dealsListQueryOptions(filters), placeholderData: keepPreviousData });
 
 /** How many deals the filters find ({ count, more }: exact up to 1,000); asked only when some filter is set. */
 export const useDealsCount = (filters: DealFilters) =>
@@ -75,12 +79,7 @@ export const useDealmakerDeals = () =>
     queryFn: ({ signal }) => api.get<Deal[]>('/deals/dealmaker-deals', { signal }),
   });
 
-export const useDeal = (dealId: number) =>
-  useQuery({
-    queryKey: dealQueryKeys.detail(dealId),
-    queryFn: ({ signal }) => api.get<Deal>(`/deals/${dealId}`, { signal }),
-    enabled: Number.isInteger(dealId) && dealId > 0,
-  });
+export const useDeal = (dealId: number) => useQuery(dealQueryOptions(dealId));
 
 /** Patches the caches with a deal the API answered this user with. */
 export function useApplyDeal() {

@@ -1,6 +1,7 @@
 import { QueryClient } from '@tanstack/react-query';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { type Deal, type DealCan, nothingAllowed } from '../../../contract/deals';
+import type { Deal, DealCan } from '../../../contract/deals';
+import { nothingAllowed } from '../../../contract/vocabulary';
 import { makeDeal } from '../../test/deal-fixtures';
 import { type DealFilters, noFilters } from './deal-filters';
 import {

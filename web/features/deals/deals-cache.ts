@@ -1,6 +1,7 @@
 import type { InfiniteData, QueryClient } from '@tanstack/react-query';
-import { type Deal, nothingAllowed, type PublicDeal } from '../../../contract/deals';
+import type { Deal, PublicDeal } from '../../../contract/deals';
 import type { DealListItem } from '../../../contract/discovery';
+import { nothingAllowed } from '../../../contract/vocabulary';
 import {
   type DealFilters,
   type DealOrder,
@@ -11,6 +12,7 @@ import {
   matchesFilters,
   noFilters,
 } from './deal-filters';
+import { dealDetailKey } from './deal-query';
 import { dealViewerOf } from './deal-viewer';
 
 /**
@@ -54,7 +56,7 @@ export const dealQueryKeys = {
   /** GET /deals/dealmaker-deals: deals the viewer is the dealmaker of. */
   dealmaker: () => ['deals', 'dealmaker'] as const,
   /** GET /deals/{id}; also the prefix of everything that belongs to that deal. */
-  detail: (dealId: number) => ['deals', 'detail', dealId] as const,
+  detail: dealDetailKey,
   /** GET /bidding/deal/{dealId}. */
   bids: (dealId: number) => ['deals', 'detail', dealId, 'bids'] as const,
   /** GET /deals/{id}/join-requests: requests to join an 'approval' deal (all to its creator, one's own to others). */

@@ -1,9 +1,9 @@
+import { loadedWhenOpened } from '../../lib/loaded-when-opened';
 import type { CreateDealDialogProps } from './create-deal-dialog';
 import type { DealSectionProps } from './deal-section';
-import { loadedWhenOpened } from './loaded-when-opened';
 import type { MyDealsDialogProps } from './my-deals-dialog';
 
-// The parts of the deals feature downloaded when first shown (loaded-when-opened.tsx): imported by
+// The parts of the deals feature downloaded when first shown (lib/loaded-when-opened.tsx): imported by
 // index.ts only, so that no part imports the module that loads it.
 
 /** The Create Deal modal (create-deal-dialog.tsx), loaded when first opened. */

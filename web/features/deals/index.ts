@@ -41,14 +41,19 @@ export { DealHeaderSection } from './deal-header-section';
 export { DealOutcomeSection } from './deal-outcome-section';
 // The deal page's Participants box (the page adds the completion lines).
 export { DealParticipantsSection } from './deal-participants-section';
+// A deal's query and the id of a deal page's address, for the deal page's route, which starts it from the
+// app's first download (they weigh nothing: deal-query.ts).
+export { dealIdOfParam, dealQueryOptions } from './deal-query';
 // What every section of the deal page receives: the deal and its viewer; the card frame of a section.
 export { type DealSectionProps, DetailSection } from './deal-section';
 // The card frame of a deal in a grid, for the Dealmaker Panel too.
 export { DealTile } from './deal-tile';
 // Who the signed-in user is on a deal (creator, counterpart, dealmaker, bidder, outsider): ask here, everywhere.
 export { type DealViewer, dealViewerOf } from './deal-viewer';
-// Reading deals, and putting a deal another call answered into every cached copy.
+// Reading deals (the list's query also for the Deals page's route, which starts it beside the page's code),
+// and putting a deal another call answered into every cached copy.
 export {
+  dealsListQueryOptions,
   refreshDeal,
   reloadDeal,
   useApplyDeal,

@@ -8,6 +8,7 @@ import { EmptyState } from '../../components/ui/empty-state';
 import { BriefcaseIcon, ShieldIcon } from '../../components/ui/icons';
 import { QueryDialog } from '../../components/ui/query-dialog';
 import { formatMoney } from '../../lib/money';
+import { useDealsFeed } from '../../lib/socket-context';
 import { formatDate } from '../../lib/time';
 import { useTimedMessage } from '../../lib/use-timed-message';
 import { deleteDealConfirmation, leaveDealConfirmation } from './deal-confirmations';
@@ -30,6 +31,7 @@ export type MyDealsDialogProps = {
  */
 export function MyDealsDialog({ open, onOpenChange, viewer, dealNote }: MyDealsDialogProps) {
   const deals = useMyDeals(open);
+  useDealsFeed(open);
   const [flash, showFlash] = useTimedMessage<Flash>(flashDurationMs);
 
   return (

@@ -7,6 +7,7 @@ import { BriefcaseIcon, CalendarIcon } from '../../components/ui/icons';
 import { LoadingState } from '../../components/ui/spinner';
 import { api, segment } from '../../lib/api';
 import { formatMoney } from '../../lib/money';
+import { useDealsFeed } from '../../lib/socket-context';
 import { formatDate } from '../../lib/time';
 import { dealQueryKeys } from './deals-cache';
 
@@ -37,6 +38,7 @@ const roleBadges = {
 
 export function UserActivityTab({ username }: { username: string }) {
   const { entries, isLoading } = useUserActivity(username);
+  useDealsFeed();
 
   if (isLoading) return <LoadingState label="Loading activity..." />;
   if (entries.length === 0) {

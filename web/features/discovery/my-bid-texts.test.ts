@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bidOutcomes } from '../../../contract/discovery';
+import { bidOutcomes } from '../../../contract/vocabulary';
 import { myBidDealLink, outcomeBadges, selectionText } from './my-bid-texts';
 import { newMatchesText } from './saved-searches-panel';
 

@@ -1,4 +1,5 @@
-import type { BidOutcome, MyBid } from '../../../contract/discovery';
+import type { MyBid } from '../../../contract/discovery';
+import type { BidOutcome } from '../../../contract/vocabulary';
 import type { BadgeTone } from '../../components/ui/badge';
 
 /** What became of a bid, as My Bids shows it. */

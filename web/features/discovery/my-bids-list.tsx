@@ -8,6 +8,7 @@ import { HandshakeIcon } from '../../components/ui/icons';
 import { LoadMore } from '../../components/ui/load-more';
 import { LoadingState } from '../../components/ui/spinner';
 import { formatMoney } from '../../lib/money';
+import { useDealsFeed } from '../../lib/socket-context';
 import { formatDateTime } from '../../lib/time';
 import { deliveryText, stageLabels } from '../deals';
 import { myBidDealLink, outcomeBadges, selectionText } from './my-bid-texts';
@@ -20,6 +21,7 @@ import { useMyBids } from './my-bids-api';
  */
 export function MyBidsList() {
   const bids = useMyBids();
+  useDealsFeed();
   const list = bids.data?.pages.flat();
 
   if (bids.isPending) return <LoadingState label="Loading your bids..." />;

@@ -1,4 +1,4 @@
-import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type QueryClient, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { NewSavedSearch, SavedSearch } from '../../../contract/discovery';
 import { api } from '../../lib/api';
 import { type MutationCallbacks, useGuardedMutation } from '../../lib/use-guarded-mutation';
@@ -11,11 +11,13 @@ export const savedSearchKeys = {
   all: ['saved-searches'] as const,
 };
 
-export const useSavedSearches = () =>
-  useQuery({
-    queryKey: savedSearchKeys.all,
-    queryFn: ({ signal }) => api.get<SavedSearch[]>('/saved-searches', { signal }),
-  });
+/** The viewer's saved searches (GET /saved-searches). */
+export const savedSearchesQueryOptions = queryOptions({
+  queryKey: savedSearchKeys.all,
+  queryFn: ({ signal }) => api.get<SavedSearch[]>('/saved-searches', { signal }),
+});
+
+export const useSavedSearches = () => useQuery(savedSearchesQueryOptions);
 
 /** A saved search as the server now answers it, in place of the cached one (or first, when new). */
 function putSavedSearch(queryClient: QueryClient, search: SavedSearch) {

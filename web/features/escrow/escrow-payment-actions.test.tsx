@@ -1,6 +1,6 @@
 import { act } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { nothingAllowed } from '../../../contract/deals';
+import { nothingAllowed } from '../../../contract/vocabulary';
 import { cleanup, getButton, renderInApp, waitFor } from '../../test/render';
 import { jsonResponse as json } from '../../test/session-fixtures';
 import { EscrowPaymentActions } from './escrow-payment-actions';

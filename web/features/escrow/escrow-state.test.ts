@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { type DealCan, nothingAllowed } from '../../../contract/deals';
+import type { DealCan } from '../../../contract/deals';
 import { type Escrow, escrowMessages } from '../../../contract/escrow';
+import { nothingAllowed } from '../../../contract/vocabulary';
 import {
   escrowMessageTone,
   escrowShares,

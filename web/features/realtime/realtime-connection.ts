@@ -1,4 +1,4 @@
-import type { QueryClient } from '@tanstack/react-query';
+import type { Query, QueryClient } from '@tanstack/react-query';
 import type { Socket } from 'socket.io-client';
 import { api } from '../../lib/api';
 import { createSocket, type RealtimeSocket, reconnectionDelayMs } from '../../lib/socket';
@@ -9,6 +9,21 @@ import { attachLiveUpdates, createLiveUpdates, type LiveViewer } from './live-up
 export const offlineNoticeDelayMs = 3000;
 /** Coming back to the tab fires focus and visibilitychange together: one attempt for both. */
 const reconnectNowIntervalMs = 1000;
+
+/**
+ * Marks everything cached but the chats as stale, and reloads what is on screen one query per task: started
+ * all at once, a screen's requests would hold a phone's main thread for a long moment. A load still under
+ * way is not restarted.
+ */
+function reloadShownData(queryClient: QueryClient) {
+  const shown = (query: Query) => !isDealHistoryKey(query.queryKey);
+  void queryClient.invalidateQueries({ predicate: shown, refetchType: 'none' });
+  for (const query of queryClient.getQueryCache().findAll({ predicate: shown, type: 'active' })) {
+    setTimeout(() => {
+      void queryClient.refetchQueries({ predicate: (each) => each === query }, { cancelRefetch: false });
+    }, 0);
+  }
+}
 
 /**
  * One session's connection: the socket opened, its events patching the query cache, reconnection
@@ -36,7 +51,6 @@ export function openRealtime(options: {
   const { queryClient } = options;
   const next = (options.connect ?? createSocket)(options.token);
   const detach = attachLiveUpdates(next, createLiveUpdates(queryClient, options.viewer));
-  let connectedBefore = false;
   /** The session ended or the connection was closed: nothing reconnects any more. */
   let finished = false;
   /** Reconnections the app made since the last connection (for the back-off). */
@@ -96,16 +110,14 @@ export function openRealtime(options: {
     attempts = 0;
     stopTimers();
     setOffline(false);
-    // Whatever happened while disconnected was not heard: reload what is on screen (deals, bids, escrow,
-    // notifications and their count, unread messages, read marks...).
-    if (connectedBefore) {
-      void queryClient.invalidateQueries({ predicate: (query) => !isDealHistoryKey(query.queryKey) });
-    }
+    // Whatever happened while disconnected was not heard, nor, at the first connection, what happened
+    // since the page loaded its data (the connection opens only once the page is shown): reload what is on
+    // screen (deals, bids, escrow, notifications and their count, unread messages, read marks...).
+    reloadShownData(queryClient);
     // The chats are not reloaded but caught up (the messages after the last one held), keeping what is
-    // scrolled into view; on the first connection too, since a chat may have loaded before the socket
-    // connected, and a message sent in between was never heard. Each message is added once.
+    // scrolled into view; at the first connection too, for a chat loaded before it. Each message is added
+    // once.
     void catchUpAllHistories(queryClient);
-    connectedBefore = true;
   };
   const onDisconnect = (reason: Socket.DisconnectReason) => {
     down = true;

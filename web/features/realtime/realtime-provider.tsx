@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { whenFirstPageIdle } from '../../lib/first-page-shown';
 import type { RealtimeSocket } from '../../lib/socket';
 import { RealtimeSocketProvider } from '../../lib/socket-context';
 import { useAuth } from '../auth';
@@ -22,7 +23,9 @@ export type RealtimeProviderProps = {
  * It reconnects for as long as the tab is open, and after a reconnection every open screen reloads and
  * the open chats catch up, since events sent while offline are lost. A connection down for a few seconds
  * shows "Reconnecting…"; the app works on meanwhile without live updates. The connection's code loads
- * with the first sign-in (realtime-connection.ts), not with the page.
+ * with the first sign-in (realtime-connection.ts), not with the page, and only once the first page is
+ * shown and the browser is idle (lib/first-page-shown.ts): it is heavy (Socket.IO, every feature its
+ * events patch) and the page does not need it to show; what changed before it connected is reloaded then.
  */
 export function RealtimeProvider({ children, connect }: RealtimeProviderProps) {
   const { token, user, signOut } = useAuth();
@@ -37,23 +40,31 @@ export function RealtimeProvider({ children, connect }: RealtimeProviderProps) {
     if (!token || connect === null) return;
     let close: (() => void) | undefined;
     let cancelled = false;
-    import('./realtime-connection')
-      .then(({ openRealtime }) => {
-        if (cancelled) return;
-        close = openRealtime({
-          token,
-          connect,
-          queryClient,
-          viewer: () => viewer.current,
-          onSocket: setSocket,
-          // Ended from another device: signed out with the reason; by signing out (another tab): silently.
-          onSessionEnded: (message) => signOut(message ? 'ended' : 'logout', message),
-          onOffline: setOffline,
-        });
-      })
-      .catch((error) => console.error('Realtime updates could not load:', error));
+    let connectTimer: ReturnType<typeof setTimeout> | undefined;
+    const cancelWait = whenFirstPageIdle(() => {
+      import('./realtime-connection')
+        .then(({ openRealtime }) => {
+          if (cancelled) return;
+          // Connecting is a task apart from running the code just loaded: each stays short on a slow phone.
+          connectTimer = setTimeout(() => {
+            close = openRealtime({
+              token,
+              connect,
+              queryClient,
+              viewer: () => viewer.current,
+              onSocket: setSocket,
+              // Ended from another device: signed out with the reason; by signing out (another tab): silently.
+              onSessionEnded: (message) => signOut(message ? 'ended' : 'logout', message),
+              onOffline: setOffline,
+            });
+          }, 0);
+        })
+        .catch((error) => console.error('Realtime updates could not load:', error));
+    });
     return () => {
       cancelled = true;
+      cancelWait();
+      clearTimeout(connectTimer);
       close?.();
     };
   }, [token, queryClient, connect, signOut]);

@@ -2,9 +2,9 @@ import { type ComponentType, lazy, Suspense, useState } from 'react';
 
 /**
  * A part whose code is downloaded when it is first shown, then kept mounted (a dialog then closes with
- * its animation): dialogs few visitors open, and parts of the deal page only, stay out of the Deals
- * page's first download, which has a weight budget (scripts/bundle-size.mjs). The features' modules
- * share one chunk, so a part the Deals page never shows is still downloaded with it unless it is split
+ * its animation): dialogs few visitors open, and parts of one page only, stay out of the first download of
+ * the pages that never show them (the weight budgets, scripts/bundle-size.mjs). A page that imports a
+ * feature's entry downloads every part that entry exports statically, used or not, unless it is split
  * off here.
  */
 export function loadedWhenOpened<Props extends object>(
