@@ -33,12 +33,9 @@ export default defineConfig({
   projects: [
     { name: 'journeys', testIgnore: 'lighthouse.spec.ts' },
     // Lighthouse times the page's main-thread work: measured while a journey runs on the other worker, its
-    // figures would be the machine's load as much as the app's. So it runs alone (`npm run
-    //test:lighthouse`), and never on a retry, which would hide a miss. It is not part of `npm test` yet:
-    // the signed-in pages are still over its budgets.
-    ...(process.env.DEALMAKER_LIGHTHOUSE
-      ? [{ name: 'lighthouse', testMatch: 'lighthouse.spec.ts', retries: 0 }]
-      : []),
+    // figures would be the machine's load as much as the app's. So it runs alone, once the journeys are
+    // done (`npm run test:lighthouse` runs it without them), and never on a retry, which would hide a miss.
+    { name: 'lighthouse', testMatch: 'lighthouse.spec.ts', retries: 0, dependencies: ['journeys'] },
   ],
   use: {
     // Set by global-setup before the workers start.

@@ -16,12 +16,24 @@ const script = `export const answer = ${JSON.stringify('x'.repeat(3000))};\n`;
 beforeAll(async () => {
   webDist = await mkdtemp(path.join(os.tmpdir(), 'dealmaker-web-'));
   await mkdir(path.join(webDist, 'assets'));
-  const html = `<!doctype html><div id="root"></div>${'<!-- padding -->'.repeat(100)}`;
+  const html = `<!doctype html><html><head><script type="module" src="/assets/app-abc123.js"></script></head><body><div id="root"></div>${'<!-- padding -->'.repeat(100)}</body></html>`;
   await writeFile(path.join(webDist, 'index.html'), html);
   await writeFile(path.join(webDist, 'index.html.gz'), zlib.gzipSync(html));
   await writeFile(path.join(webDist, 'assets', 'app-abc123.js'), script);
   await writeFile(path.join(webDist, 'assets', 'app-abc123.js.br'), zlib.brotliCompressSync(script));
   await writeFile(path.join(webDist, 'assets', 'app-abc123.js.gz'), zlib.gzipSync(script));
+  // Vite's build manifest: the entry, the Deals page's chunk and one it shares with the entry.
+  await mkdir(path.join(webDist, '.vite'));
+  await writeFile(
+    path.join(webDist, '.vite', 'manifest.json'),
+    JSON.stringify({
+      'main.tsx': { file: 'assets/app-abc123.js', isEntry: true, imports: ['_react.js'] },
+      '_react.js': { file: 'assets/react-r1.js' },
+      'app/pages/deals-page.tsx': { file: 'assets/deals-page-d1.js', imports: ['_react.js', '_deals.js'] },
+      '_deals.js': { file: 'assets/deals-d2.js', css: ['assets/deals.css'] },
+      'app/pages/deal-detail-page.tsx': { file: 'assets/deal-detail-page-d3.js', imports: ['_deals.js'] },
+    }),
+  );
   server = await startTestServer({ webDist });
 });
 afterAll(async () => {
@@ -94,6 +106,40 @@ describe('the web app files', () => {
     expect(page.headers['cache-control']).toBe('no-cache');
     expect(page.headers['content-encoding']).toBe('gzip');
     expect(zlib.gunzipSync(page.rawPayload).toString()).toContain('<div id="root"></div>');
+  });
+});
+
+describe('a page’s code named in index.html', () => {
+  const signedIn = { accept: 'text/html', cookie: 'theme=dark; auth_token=some.signed.token' };
+  const preloads = (html: string) =>
+    [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((match) => match[1]);
+
+  it('names the Deals page’s and a deal page’s own files to a signed-in browser', async () => {
+    const deals = await inject('/deals?q=plant', signedIn);
+    expect(deals.statusCode).toBe(200);
+    expect(deals.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(deals.headers['cache-control']).toBe('no-cache');
+    expect(deals.headers.vary).toContain('cookie');
+    expect(preloads(deals.payload)).toEqual(['/assets/deals-page-d1.js', '/assets/deals-d2.js']);
+    expect(deals.payload).toContain('<div id="root"></div>');
+
+    const deal = await inject('/deals/42', signedIn);
+    expect(preloads(deal.payload)).toEqual(['/assets/deal-detail-page-d3.js', '/assets/deals-d2.js']);
+  });
+
+  it('names nothing to a signed-out browser, nor on other pages', async () => {
+    for (const [url, headers] of [
+      ['/deals', { accept: 'text/html' }],
+      ['/deals', { accept: 'text/html', cookie: 'auth_token=' }],
+      ['/', signedIn],
+      ['/deposit', signedIn],
+      ['/deals/42/more', signedIn],
+    ] as const) {
+      const page = await inject(url, headers);
+      expect(page.statusCode, url).toBe(200);
+      expect(page.payload, url).toContain('<div id="root"></div>');
+      expect(preloads(page.payload), `${url} ${JSON.stringify(headers)}`).toEqual([]);
+    }
   });
 });
 

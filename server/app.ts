@@ -1,11 +1,8 @@
-import fs from 'node:fs';
 import http from 'node:http';
-import path from 'node:path';
 import zlib from 'node:zlib';
 import fastifyCompress from '@fastify/compress';
 import fastifyCors from '@fastify/cors';
 import fastifyMultipart from '@fastify/multipart';
-import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, {
@@ -16,7 +13,6 @@ import Fastify, {
   LogController,
 } from 'fastify';
 import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { errorCodes } from '../contract/errors';
 import { limits } from '../contract/limits';
 import type { Config } from './config';
 import type { Database } from './db/client';
@@ -38,6 +34,7 @@ import { webDistFolder } from './paths';
 import { attachRealtime } from './realtime/socket-server';
 import { registerRoutes } from './routes';
 import { createServices, type Services } from './services';
+import { registerWebApp } from './web-app';
 
 export type AppOptions = {
   config: Config;
@@ -202,57 +199,6 @@ class RoutineRequestsAtDebugLevel extends LogController {
     if (error)
       reply.log.error({ res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
     else reply.log.debug({ res: reply, responseTime: reply.elapsedTime }, 'request completed');
-  }
-}
-
-/**
- * The built single-page app: hashed assets are immutable, every other non-API path gets index.html so
- * the app's router can show the page (or its 404 page). The build writes a .br and a .gz beside each
- * text file; browsers that accept them get those.
- */
-async function registerWebApp(app: FastifyInstance, webDist: string) {
-  const indexFile = path.join(webDist, 'index.html');
-  const hasWebApp = fs.existsSync(indexFile);
-  if (hasWebApp) {
-    await app.register(fastifyStatic, {
-      root: webDist,
-      wildcard: false,
-      index: false,
-      preCompressed: true,
-      setHeaders(res, filePath) {
-        res.header(
-          'cache-control',
-          filePath.includes(`${path.sep}assets${path.sep}`)
-            ? 'public, max-age=31536000, immutable'
-            : 'no-cache',
-        );
-      },
-    });
-  }
-  app.decorateReply('sendWebApp', function sendWebApp() {
-    if (!hasWebApp) {
-      return this.status(503)
-        .type('text/plain; charset=utf-8')
-        .send('The web app is not built yet. Run `npm run build` (npm start does it for you).');
-    }
-    return this.header('cache-control', 'no-cache').sendFile('index.html', webDist);
-  });
-
-  app.setNotFoundHandler((request, reply) => {
-    const url = request.url.split('?')[0] ?? '';
-    if (url.startsWith('/api') || url.startsWith('/uploads') || url.startsWith('/socket.io')) {
-      return reply.status(404).send({ message: 'Not found.', code: errorCodes.notFound });
-    }
-    if (request.method !== 'GET' && request.method !== 'HEAD') {
-      return reply.status(404).send({ message: 'Not found.', code: errorCodes.notFound });
-    }
-    return reply.sendWebApp();
-  });
-}
-
-declare module 'fastify' {
-  interface FastifyReply {
-    sendWebApp(): FastifyReply;
   }
 }
 
